@@ -67,6 +67,11 @@ TOPICS: tuple[TopicSpec, ...] = (
     TopicSpec("actuations", (Actuation,), ("decision_id",)),
     TopicSpec("ett.intervals", (EttInterval,), ("job_id",)),
     TopicSpec("deadletter", (DeadLetter,), ("source_topic",), partitions=1),
+    # Internal plumbing of the Faust topology (not part of the public contract):
+    # node-keyed samples and faults re-keyed by the job whose placement holds the node,
+    TopicSpec("jobs.feed", (GpuSample, NetSample, Fault), ("job_id",), internal=True),
+    # and per-job policy proposals re-keyed by cluster for the cluster-wide guards.
+    TopicSpec("decisions.proposed", (Decision,), ("cluster",), internal=True),
 )
 
 BY_NAME: dict[str, TopicSpec] = {spec.name: spec for spec in TOPICS}
@@ -76,8 +81,10 @@ EVENT_KINDS: dict[str, type[Event]] = {
 }
 """Every v1 event model by its ``schema`` wire value."""
 
-TELEMETRY_TOPICS = tuple(s.name for s in TOPICS if s.name.startswith(("telemetry.", "jobs.")))
-DERIVED_TOPICS = tuple(s.name for s in TOPICS if s.name not in TELEMETRY_TOPICS)
+TELEMETRY_TOPICS = tuple(
+    s.name for s in TOPICS if s.name.startswith(("telemetry.", "jobs.")) and not s.internal
+)
+DERIVED_TOPICS = tuple(s.name for s in TOPICS if s.name not in TELEMETRY_TOPICS and not s.internal)
 
 
 def topic_for(event: Event) -> TopicSpec:
@@ -85,7 +92,7 @@ def topic_for(event: Event) -> TopicSpec:
     if isinstance(event, LogLine):
         return BY_NAME["telemetry.kernel" if event.source in ("kernel", "system") else "telemetry.log"]
     for spec in TOPICS:
-        if type(event) in spec.kinds:
+        if type(event) in spec.kinds and not spec.internal:
             return spec
     raise KeyError(f"no topic carries {type(event).__name__}")
 

@@ -1,0 +1,46 @@
+# faultline: the two commands of the README are `make demo` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+KAFKA_PORT ?= 9092
+
+.PHONY: demo test test-unit bench kafka-up kafka-down venv schemas typecheck clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is required")'
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@echo "[setup] installing faultline and its dependencies into $(VENV) ..."
+	@$(PY) -m pip install -q --upgrade pip
+	@$(PY) -m pip install -q -e '.[dev]'
+	@touch $(STAMP)
+
+demo: venv
+	$(PY) -m deploy.demo
+
+test: venv
+	$(PY) -m pytest -q
+
+test-unit: venv
+	$(PY) -m pytest -q tests/unit
+
+bench: venv
+	$(PY) -m streams.bench
+
+kafka-up: venv
+	$(PY) -m deploy.local_kafka up --port $(KAFKA_PORT)
+
+kafka-down: venv
+	$(PY) -m deploy.local_kafka down
+
+schemas: venv
+	$(PY) -m schemas.export
+
+typecheck: venv
+	$(PY) -m mypy
+
+clean:
+	$(PY) -m deploy.local_kafka down || true
+	rm -rf .data

@@ -1,0 +1,47 @@
+"""Connection settings shared by every process: how to reach Kafka, and under which namespace.
+
+Built once at the entry point (the ``faultline`` CLI reads flags and ``FAULTLINE_*``
+environment variables there) and passed down; library code never reads the environment.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+from schemas.registry import DEFAULT_NAMESPACE, physical
+
+
+class KafkaSettings(BaseModel):
+    """Where the broker is and how to authenticate; ``namespace`` prefixes every topic name."""
+
+    model_config = ConfigDict(frozen=True)
+
+    bootstrap_servers: str = "127.0.0.1:9092"
+    namespace: str = DEFAULT_NAMESPACE
+    security_protocol: Literal["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"] = "PLAINTEXT"
+    sasl_mechanism: Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"] | None = None
+    sasl_username: str | None = None
+    sasl_password: SecretStr | None = None
+    ssl_ca_location: str | None = None
+    client_id: str = Field(default="faultline", min_length=1)
+
+    def topic(self, name: str) -> str:
+        """The physical name of registry topic ``name`` under this namespace."""
+        return physical(name, self.namespace)
+
+    def confluent(self, **extra: Any) -> dict[str, Any]:
+        """A confluent-kafka (librdkafka) configuration dict, merged with ``extra``."""
+        conf: dict[str, Any] = {
+            "bootstrap.servers": self.bootstrap_servers,
+            "security.protocol": self.security_protocol,
+            "client.id": self.client_id,
+        }
+        if self.sasl_mechanism:
+            conf["sasl.mechanism"] = self.sasl_mechanism
+            conf["sasl.username"] = self.sasl_username or ""
+            conf["sasl.password"] = self.sasl_password.get_secret_value() if self.sasl_password else ""
+        if self.ssl_ca_location:
+            conf["ssl.ca.location"] = self.ssl_ca_location
+        return {**conf, **extra}

@@ -1,0 +1,137 @@
+"""The ``faultline`` command: one entry point that builds settings once and dispatches.
+
+Connection settings come from flags, else from ``FAULTLINE_*`` environment variables,
+read here and nowhere else:
+
+    FAULTLINE_KAFKA_BOOTSTRAP      host:port[,host:port]       (default 127.0.0.1:9092)
+    FAULTLINE_NAMESPACE            topic prefix                (default "faultline.")
+    FAULTLINE_KAFKA_SECURITY_PROTOCOL, FAULTLINE_KAFKA_SASL_MECHANISM,
+    FAULTLINE_KAFKA_SASL_USERNAME, FAULTLINE_KAFKA_SASL_PASSWORD, FAULTLINE_KAFKA_SSL_CA
+    FAULTLINE_CLICKHOUSE_DSN       chdb:///path or http(s)://user:pass@host:8123/db
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from schemas.settings import KafkaSettings
+
+Command = Callable[[argparse.Namespace, list[str]], int]
+
+
+def kafka_settings(args: argparse.Namespace, env: Mapping[str, str]) -> KafkaSettings:
+    """Kafka settings from flags, then the environment, then defaults."""
+    values: dict[str, Any] = {
+        "bootstrap_servers": args.bootstrap or env.get("FAULTLINE_KAFKA_BOOTSTRAP"),
+        "namespace": args.namespace or env.get("FAULTLINE_NAMESPACE"),
+        "security_protocol": env.get("FAULTLINE_KAFKA_SECURITY_PROTOCOL"),
+        "sasl_mechanism": env.get("FAULTLINE_KAFKA_SASL_MECHANISM"),
+        "sasl_username": env.get("FAULTLINE_KAFKA_SASL_USERNAME"),
+        "sasl_password": env.get("FAULTLINE_KAFKA_SASL_PASSWORD"),
+        "ssl_ca_location": env.get("FAULTLINE_KAFKA_SSL_CA"),
+    }
+    return KafkaSettings(**{k: v for k, v in values.items() if v is not None})
+
+
+def _worker(args: argparse.Namespace, rest: list[str]) -> int:
+    from streams.app import run_worker
+    from streams.settings import WorkerSettings
+
+    kafka = kafka_settings(args, os.environ)
+    run_worker(WorkerSettings(kafka=kafka, loglevel=args.loglevel, app_id=args.app_id))
+    return 0
+
+
+def _replay(args: argparse.Namespace, rest: list[str]) -> int:
+    from streams.replay import replay, stderr_progress
+
+    if not Path(args.events).is_file():
+        print(f"error: no such file: {args.events}", file=sys.stderr)
+        return 2
+    out = sys.stdout.buffer if args.output == "-" else open(args.output, "wb")
+    with out:
+        result = replay(Path(args.events), out, progress=stderr_progress)
+    print(f"replay: {result.events} events, {result.dead_letters} dead letters, "
+          f"{result.derived} derived events", file=sys.stderr)
+    return 0
+
+
+def _produce(args: argparse.Namespace, rest: list[str]) -> int:
+    from producers.replay_file import produce_file
+
+    count = produce_file(Path(args.events), kafka_settings(args, os.environ))
+    print(f"produced {count} events", file=sys.stderr)
+    return 0
+
+
+def _delegate(target: str) -> Command:
+    """A subcommand implemented elsewhere as ``main(argv) -> int``."""
+    def run(args: argparse.Namespace, rest: list[str]) -> int:
+        module, _, func = target.partition(":")
+        import importlib
+
+        return int(getattr(importlib.import_module(module), func)(rest))
+    return run
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="faultline", description="Streaming fault analytics for GPU training fleets.")
+    parser.add_argument("--bootstrap", help="Kafka bootstrap servers (env FAULTLINE_KAFKA_BOOTSTRAP)")
+    parser.add_argument("--namespace", help="topic namespace prefix (env FAULTLINE_NAMESPACE)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    worker = sub.add_parser("worker", help="run the Faust worker of the pipeline")
+    worker.add_argument("--loglevel", default="warn", choices=["crit", "error", "warn", "info", "debug"])
+    worker.add_argument("--app-id", default=None, help="Faust app id / consumer group")
+    rep = sub.add_parser("replay", help="run the detection chain over a JSON-lines file of events")
+    rep.add_argument("events")
+    rep.add_argument("--output", "-o", default="-")
+    prod = sub.add_parser("produce", help="publish a JSON-lines file of events to Kafka")
+    prod.add_argument("events")
+    for name, help_text in DELEGATED_HELP.items():
+        sub.add_parser(name, help=help_text, add_help=False)
+    return parser
+
+
+DELEGATED: dict[str, str] = {
+    "simulate": "producers.simulator.cli:main",
+    "classify": "streams.classify.cli:main",
+    "kb": "streams.classify.cli:kb_main",
+    "sql": "sinks.clickhouse.query:sql_main",
+    "sink": "sinks.clickhouse.cli:main",
+    "actuate": "sinks.actuators.cli:actuate_main",
+    "kafka": "deploy.local_kafka:main",
+    "demo": "deploy.demo:main",
+}
+DELEGATED_HELP = {
+    "simulate": "simulate a fleet with injected faults (events + ground truth)",
+    "classify": "classify raw log lines from stdin, one JSON object per line",
+    "kb": "knowledge base tools: 'faultline kb check'",
+    "sql": "ad-hoc SQL on the ClickHouse store (works while the pipeline runs)",
+    "sink": "run the ClickHouse sink of the derived topics",
+    "actuate": "run an actuator on the decisions topic",
+    "kafka": "local Kafka broker: up | down | status",
+    "demo": "the whole pipeline on a simulated fleet",
+}
+COMMANDS: dict[str, Command] = {"worker": _worker, "replay": _replay, "produce": _produce}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``faultline`` console script."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser()
+    args, rest = parser.parse_known_args(argv)
+    if args.command in DELEGATED:
+        rest = argv[argv.index(args.command) + 1:]
+        return _delegate(DELEGATED[args.command])(args, rest)
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    return COMMANDS[args.command](args, rest)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,167 @@
+"""The thin I/O shell every Faust agent shares: decode, one catch point, state, emit, count.
+
+``Shell.consume`` is the single place an agent's failure is caught (STYLE.md rule 8): a
+message that does not decode or validate, or whose processing raises, becomes a
+``dead_letter`` event with its raw bytes, topic, partition, offset, stage and error, is
+counted, and the agent moves on. ``StateTable`` keeps each key's detector state in a
+changelog-backed Faust table (JSON bytes), cached in memory and written behind.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import faust
+from faust.types import EventT, StreamT
+
+from schemas import DeadLetter, Event, dead_letter, decode, encode, topic_for
+from schemas.registry import BY_NAME, TOPICS
+from schemas.settings import KafkaSettings
+from streams.core.detector import Detector
+
+log = logging.getLogger("faultline.streams")
+
+Handler = Callable[[Event, "Message"], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Message:
+    """Where a decoded event came from."""
+
+    topic: str
+    partition: int
+    offset: int
+    key: str | None
+    value: bytes
+
+
+@dataclass
+class StageStats:
+    """What one agent did since the worker started."""
+
+    consumed: int = 0
+    emitted: int = 0
+    dead_lettered: int = 0
+    max_event_time: datetime | None = None
+
+
+@dataclass
+class Shell:
+    """Topics of the registry bound to a Faust app, plus emit/dead-letter/consume helpers."""
+
+    app: faust.App
+    kafka: KafkaSettings
+    topics: dict[str, faust.TopicT] = field(default_factory=dict)
+    stats: dict[str, StageStats] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for spec in TOPICS:
+            self.topics[spec.name] = self.app.topic(
+                self.kafka.topic(spec.name), key_serializer="raw", value_serializer="raw",
+                partitions=spec.partitions, internal=False,
+            )
+
+    def source(self, *names: str) -> faust.TopicT:
+        """One Faust topic object subscribed to several registry topics (co-partitioned)."""
+        return self.app.topic(*(self.kafka.topic(n) for n in names), key_serializer="raw",
+                              value_serializer="raw")
+
+    async def emit(self, event: Event, topic: str | None = None, key: str | None = None) -> None:
+        """Publish a derived event on its registry topic (or ``topic``) with the registry key."""
+        spec = topic_for(event) if topic is None else BY_NAME[topic]
+        key = key if key is not None else spec.key_of(event)
+        await self.topics[spec.name].send(key=key.encode() if key else None, value=encode(event))
+
+    async def forward(self, topic: str, key: str, value: bytes) -> None:
+        """Re-key raw bytes onto an internal topic without re-encoding them."""
+        await self.topics[topic].send(key=key.encode(), value=value)
+
+    async def dead_letter(self, stage: str, letter: DeadLetter) -> None:
+        """Publish ``letter`` to the dead-letter topic and count it."""
+        self.stats.setdefault(stage, StageStats()).dead_lettered += 1
+        log.warning("%s: dead letter from %s@%s: %s", stage, letter.source_topic, letter.offset, letter.error)
+        await self.emit(letter)
+
+    async def consume(self, stage: str, stream: StreamT[Any], handle: Handler) -> None:
+        """Run ``handle`` on every decoded message of ``stream``; the agent's one catch point."""
+        stats = self.stats.setdefault(stage, StageStats())
+        async for record in stream.events():
+            message = _message(record)
+            stats.consumed += 1
+            event = decode(message.value, source_topic=message.topic, partition=message.partition,
+                           offset=message.offset, key=message.key)
+            if isinstance(event, DeadLetter):
+                await self.dead_letter(stage, event)
+                continue
+            if stats.max_event_time is None or event.event_time > stats.max_event_time:
+                stats.max_event_time = event.event_time
+            try:
+                await handle(event, message)
+            except Exception as exc:  # noqa: BLE001 - the single catch point: dead-letter and go on
+                log.exception("%s failed on %s@%s", stage, message.topic, message.offset)
+                await self.dead_letter(stage, _process_letter(event, message, exc))
+
+    def summary(self) -> str:
+        """One line of counters per stage, for the periodic stats log."""
+        return "; ".join(f"{k}: in {s.consumed} out {s.emitted} dead {s.dead_lettered}"
+                         for k, s in sorted(self.stats.items()))
+
+
+def _message(record: EventT[Any]) -> Message:
+    msg = record.message
+    key = msg.key.decode("utf-8", "replace") if isinstance(msg.key, bytes) else msg.key
+    value = msg.value if isinstance(msg.value, bytes) else bytes(msg.value or b"")
+    return Message(msg.topic, msg.partition, msg.offset, key, value)
+
+
+def _process_letter(event: Event, message: Message, exc: Exception) -> DeadLetter:
+    return dead_letter(message.value, source_topic=message.topic, stage="process",
+                       error=f"{type(exc).__name__}: {exc}", partition=message.partition,
+                       offset=message.offset, key=message.key, cluster=event.cluster,
+                       event_time=event.event_time)
+
+
+class StateTable:
+    """Detector state per key in a changelog-backed Faust table, cached in memory.
+
+    ``get`` returns the live state object (loaded from the table on first use). ``put``
+    writes it back to the table (and so to its changelog) when the detector emitted
+    something or when ``every_s`` of event time passed since the key's last write: Faust
+    only lets a table change inside stream iteration, and dumping a large job state on
+    every message would dominate the cost. After a crash a key's state is at most
+    ``every_s`` of event time old; at-least-once delivery plus deterministic ids keep the
+    outputs right. Call ``put`` only from inside the agent's stream iteration.
+    """
+
+    def __init__(self, table: faust.Table, detector: Any, every_s: float) -> None:
+        self.table = table
+        self.detector = detector
+        self.every_s = every_s
+        self.cache: dict[str, Any] = {}
+        self.written_at: dict[str, datetime] = {}
+
+    def get(self, key: str) -> Any:
+        """The live state of ``key``."""
+        if key not in self.cache:
+            raw = self.table.get(key)
+            self.cache[key] = self.detector.load(json.loads(raw)) if raw else self.detector.initial()
+        return self.cache[key]
+
+    def put(self, key: str, state: Any, event_time: datetime, changed: bool) -> None:
+        """Keep ``state`` for ``key``; persist it now if ``changed`` or it is due."""
+        self.cache[key] = state
+        last = self.written_at.get(key)
+        if changed or last is None or (event_time - last).total_seconds() >= self.every_s:
+            dumped = json.dumps(self.detector.dump(state), separators=(",", ":"))
+            self.table[key] = dumped.encode()
+            self.written_at[key] = event_time
+
+    def forget(self) -> None:
+        """Drop the cache after a rebalance: the table is the truth for reassigned keys."""
+        self.cache.clear()
+        self.written_at.clear()

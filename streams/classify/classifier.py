@@ -1,0 +1,160 @@
+"""The pure classifier: one log line -> :class:`Classification` or ``None`` (benign).
+
+Speed comes from a prefilter: every rule and guard declares lower-case ``keywords``; one
+Aho-Corasick pass over the lower-cased line (C code, pyahocorasick) yields the few rules
+worth trying. A line with no keyword - the vast majority of training output - costs one
+``str.lower`` and one automaton scan. Only candidate rules run their regexes, in the
+knowledge base's priority order.
+
+Imports only the standard library, ``ahocorasick`` and the KB model; no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import ahocorasick
+
+from streams.classify.model import Blame, Classification, Guard, KnowledgeBase, Level, Rule
+
+_FLAGS = re.IGNORECASE
+# Generic GPU locators, tried only on lines already classified as faults.
+_PCI = re.compile(r"\b(?:PCI:)?((?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2})(?:\.[0-7])?\b", _FLAGS)
+_GPU = re.compile(r"\bGPU\s?#?(\d{1,2})\b(?![:.]\d)", _FLAGS)
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    """A rule or guard with its regexes compiled once."""
+
+    index: int
+    patterns: tuple[re.Pattern[str], ...]
+    unless: re.Pattern[str] | None
+
+    def search(self, line: str) -> re.Match[str] | None:
+        """The first pattern match, unless a veto pattern matches too."""
+        for pattern in self.patterns:
+            found = pattern.search(line)
+            if found is not None:
+                if self.unless is not None and self.unless.search(line):
+                    return None
+                return found
+        return None
+
+
+def _compile(index: int, patterns: tuple[str, ...], unless: tuple[str, ...]) -> _Compiled:
+    # Patterns stay separate (not one alternation): several reuse group names like `xid`.
+    veto = re.compile("|".join(f"(?:{u})" for u in unless), _FLAGS) if unless else None
+    return _Compiled(index, tuple(re.compile(p, _FLAGS) for p in patterns), veto)
+
+
+class Classifier:
+    """Classifies lines against a :class:`KnowledgeBase`; build once, call :meth:`classify` often.
+
+    Thread-safe after construction (read-only state). Deterministic: the same line and source
+    always give the same result.
+    """
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self._kb = kb
+        self._rules = [_compile(i, r.patterns, r.unless) for i, r in enumerate(kb.rules)]
+        self._guards = [_compile(i, g.patterns, g.unless) for i, g in enumerate(kb.guards)]
+        self._automaton = _automaton(kb.rules, kb.guards)
+
+    @property
+    def kb(self) -> KnowledgeBase:
+        """The knowledge base this classifier was compiled from."""
+        return self._kb
+
+    def classify(self, line: str, source: str = "training") -> Classification | None:
+        """The classification of ``line`` (from log ``source``), or ``None`` if it is benign."""
+        # Hot path: most lines contain no keyword at all, so stop after one scan.
+        found = self._automaton.iter(line.lower())
+        first = next(found, None)
+        if first is None:
+            return None
+        rule_hits: set[int] = set()
+        guard_hits: set[int] = set()
+        for _end, (rule_ids, guard_ids) in (first, *found):
+            rule_hits.update(rule_ids)
+            guard_hits.update(guard_ids)
+        return self._decide(line, source, rule_hits, guard_hits) if rule_hits else None
+
+    def _decide(self, line: str, source: str, rule_hits: set[int], guard_hits: set[int]) -> Classification | None:
+        """Guards first (any match makes the line benign), then candidate rules in KB order."""
+        for g in sorted(guard_hits):
+            if self._guards[g].search(line) is not None:
+                return None
+        for r in sorted(rule_hits):
+            rule = self._kb.rules[r]
+            if rule.sources and source not in rule.sources:
+                continue
+            found = self._rules[r].search(line)
+            if found is not None:
+                return self._resolve(rule, found, line)
+        return None
+
+    def _resolve(self, rule: Rule, found: re.Match[str], line: str) -> Classification:
+        groups = found.groupdict()
+        xid = _int(groups.get("xid")) if rule.xid else None
+        entry = self._kb.xids.get(xid) if xid is not None else None
+        category = self._kb.categories[entry.category if entry else rule.category]
+        level: Level = (entry.level if entry else None) or rule.level or category.level
+        blame: Blame = (entry.blame if entry else None) or rule.blame or category.blame
+        return Classification(
+            rule_id=rule.id,
+            category=category.name,
+            family=category.family,
+            level=level,
+            blame=blame,
+            xid=xid,
+            pci=_pci(groups.get("pci")) or _first_pci(line),
+            gpu_index=_int(groups.get("gpu")) if groups.get("gpu") else _first_gpu(line),
+            action=entry.action if entry else None,
+        )
+
+
+def _automaton(rules: tuple[Rule, ...], guards: tuple[Guard, ...]) -> ahocorasick.Automaton:
+    """One automaton over all keywords; each keyword maps to (rule indexes, guard indexes)."""
+    table: dict[str, tuple[list[int], list[int]]] = {}
+    for i, rule in enumerate(rules):
+        for keyword in rule.keywords:
+            table.setdefault(keyword.lower(), ([], []))[0].append(i)
+    for i, guard in enumerate(guards):
+        for keyword in guard.keywords:
+            table.setdefault(keyword.lower(), ([], []))[1].append(i)
+    automaton = ahocorasick.Automaton()
+    for keyword, (rule_ids, guard_ids) in table.items():
+        automaton.add_word(keyword, (tuple(rule_ids), tuple(guard_ids)))
+    automaton.make_automaton()
+    return automaton
+
+
+def _int(text: str | None) -> int | None:
+    return int(text) if text is not None and text.isdigit() else None
+
+
+def _pci(text: str | None) -> str | None:
+    """``3b:00`` / ``0000:3B:00.0`` -> ``0000:3b:00`` (domain, bus, device; function dropped)."""
+    if not text:
+        return None
+    parts = text.lower().split(".")[0].split(":")
+    if len(parts) == 2:
+        parts = ["0000", *parts]
+    if len(parts) != 3:
+        return None
+    return f"{parts[0][-4:].rjust(4, '0')}:{parts[1]}:{parts[2]}"
+
+
+def _first_pci(line: str) -> str | None:
+    found = _PCI.search(line)
+    # A bare "12:34" could be a clock time: only trust addresses with a domain or a PCI: tag.
+    if found is None or (found.group(0).count(":") < 2 and "pci:" not in found.group(0).lower()):
+        return None
+    return _pci(found.group(1))
+
+
+def _first_gpu(line: str) -> int | None:
+    found = _GPU.search(line)
+    return int(found.group(1)) if found else None

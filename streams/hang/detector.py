@@ -1,0 +1,110 @@
+"""``HangDetector``: the Detector-protocol shell around the pure hang core, one state per job.
+
+Key: ``job_id``. The shell feeds every event of the job in event-time order: log lines
+(training/NCCL), stack samples, collective snapshots, job events (``scheduled`` carries the
+placement rank -> node), step progress, and the gpu/net samples of the job's nodes. Votes
+are evaluated on a fixed grid of ``eval_every_s`` of event time, driven by the events
+themselves: an event at time ``t`` first evaluates the latest grid point ``<= t`` not yet
+evaluated (with the state as of before the event), then is folded into the state. A job
+with no placement yet, or in a terminal phase, is not voted on.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from schemas import (
+    CollectiveProgress,
+    Event,
+    GpuSample,
+    JobEvent,
+    LogLine,
+    NetSample,
+    StackSample,
+    StepProgress,
+)
+
+from streams.hang import ingest
+from streams.hang.context import apply_job_event, votes_allowed
+from streams.hang.settings import HangSettings
+from streams.hang.state import JobState, JsonData, dump_state, load_state, seconds, to_us
+from streams.hang.vote import evaluate
+
+
+class HangDetector:
+    """Hang vote + verdict + localisation per job (``Detector[JobState]``).
+
+    Outputs: one ``HangVote`` per evaluation (id from job, attempt, window_end) and one
+    ``HangVerdict`` per hang episode (id from job, attempt, onset).
+    """
+
+    name = "hang"
+
+    def __init__(self, settings: HangSettings | None = None) -> None:
+        self.settings = settings or HangSettings()
+
+    def initial(self) -> JobState:
+        """A fresh state for a job never seen before."""
+        return JobState()
+
+    def step(self, state: JobState, event: Event) -> tuple[JobState, list[Event]]:
+        """Evaluate a due grid point, then fold ``event`` in; unknown kinds change nothing."""
+        if not isinstance(event, (LogLine, StackSample, CollectiveProgress, JobEvent,
+                                  StepProgress, GpuSample, NetSample)):
+            return state, []
+        self._identify(state, event)
+        now = to_us(event.event_time)
+        outputs = self._tick(state, now)
+        self._apply(state, event)
+        state.last_us = now if state.last_us is None else max(state.last_us, now)
+        return state, outputs
+
+    def flush(self, state: JobState, now: datetime) -> tuple[JobState, list[Event]]:
+        """Evaluate the latest grid point ``<= now`` if not yet done (idempotent per ``now``)."""
+        return state, self._tick(state, to_us(now))
+
+    def dump(self, state: JobState) -> JsonData:
+        """JSON-ready data of ``state``."""
+        return dump_state(state)
+
+    def load(self, data: JsonData) -> JobState:
+        """The state :meth:`dump` saved."""
+        return load_state(data)
+
+    def _identify(self, state: JobState, event: Event) -> None:
+        job_id = getattr(event, "job_id", None)
+        if state.job_id is None and isinstance(job_id, str):
+            state.job_id = job_id
+        if state.cluster is None:
+            state.cluster = event.cluster
+
+    def _tick(self, state: JobState, now: int) -> list[Event]:
+        every = seconds(self.settings.eval_every_s)
+        if state.next_eval_us is None:
+            state.next_eval_us = -(-now // every) * every
+            return []
+        if now < state.next_eval_us:
+            return []
+        grid = now // every * every
+        state.next_eval_us = grid + every
+        if not votes_allowed(state):
+            return []
+        ingest.prune_stale(state, grid, self.settings)
+        return evaluate(state, grid, self.settings)
+
+    def _apply(self, state: JobState, event: Event) -> None:
+        s = self.settings
+        if isinstance(event, JobEvent):
+            apply_job_event(state, event, s)
+        elif isinstance(event, LogLine):
+            ingest.on_log(state, event)
+        elif isinstance(event, StepProgress):
+            ingest.on_step(state, event)
+        elif isinstance(event, StackSample):
+            ingest.on_stack(state, event, s)
+        elif isinstance(event, CollectiveProgress):
+            ingest.on_collective(state, event)
+        elif isinstance(event, GpuSample):
+            ingest.on_gpu(state, event, s)
+        elif isinstance(event, NetSample):
+            ingest.on_net(state, event, s)

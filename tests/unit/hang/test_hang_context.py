@@ -1,0 +1,63 @@
+"""Lifecycle context: checkpoints, evaluation and data loading are traps, not hangs."""
+
+from __future__ import annotations
+
+from hang_kit import Episode, Job, at, lifecycle, run, stream, verdicts, votes
+
+from schemas import Event
+from streams.hang import HangSettings
+
+JOB = Job()
+
+
+def test_long_checkpoint_with_lifecycle_is_not_a_hang() -> None:
+    out = run(stream(JOB, 2000, (Episode("checkpoint", 300, 1500),)))
+    assert not verdicts(out)
+    assert all(v.votes == 0 for v in votes(out))
+
+
+def test_long_checkpoint_without_lifecycle_events_is_not_a_hang() -> None:
+    out = run(stream(JOB, 2000, (Episode("checkpoint", 300, 1500, lifecycle=False),)))
+    assert not verdicts(out)
+    assert max(v.votes for v in votes(out)) == 1  # only silence: one probe never convicts
+
+
+def test_long_eval_and_data_loading_are_not_hangs() -> None:
+    for kind in ("eval", "dataload"):
+        out = run(stream(JOB, 2000, (Episode(kind, 300, 1500),)))
+        assert not verdicts(out), kind
+
+
+def test_silence_after_a_checkpoint_counts_from_its_end() -> None:
+    # 10 min silent checkpoint, then training resumes: no stale silence must carry over
+    out = run(stream(JOB, 1200, (Episode("checkpoint", 300, 900),)))
+    after = [v for v in votes(out) if v.window_end > at(900)]
+    assert after and all(v.signals.log_silent is False for v in after)
+
+
+def test_hang_inside_a_checkpoint_far_beyond_its_history_is_caught() -> None:
+    settings = HangSettings(checkpoint_budget_s=120, phase_overrun_factor=3)
+    events: list[Event] = stream(JOB, 1500, (Episode("checkpoint", 200, 230),
+                                             Episode("hang", 400, sources=(2,))))
+    events.append(lifecycle(JOB, "checkpoint_started", 400))
+    out = run(sorted(events, key=lambda e: (e.event_time, e.event_id)), settings)
+    (verdict,) = verdicts(out)
+    budget = max(120, 3 * 30)
+    assert at(400 + budget) <= verdict.detected_at <= at(400 + budget + 10)
+
+
+def test_initialisation_explains_silence_until_running() -> None:
+    events: list[Event] = [lifecycle(JOB, "scheduled", 0)]
+    events += [e for e in stream(JOB, 400, (Episode("hang", 0, sources=(1,)),)) if e.KIND != "job_event"]
+    out = run(sorted(events, key=lambda e: (e.event_time, e.event_id)))
+    assert not verdicts(out)
+    assert all(v.votes == 0 for v in votes(out))
+
+
+def test_checkpoint_stuck_in_io_forever_is_a_hang_once_it_overruns() -> None:
+    settings = HangSettings(checkpoint_budget_s=300)
+    out = run(stream(JOB, 1200, (Episode("checkpoint", 200, 230), Episode("checkpoint", 400))), settings)
+    (verdict,) = verdicts(out)
+    assert at(400 + 300) < verdict.detected_at <= at(400 + 310)
+    assert verdict.signals.stacks_frozen and verdict.signals.log_silent
+    assert verdict.source_nodes == ()  # everyone is stuck alike: not single-point

@@ -1,0 +1,59 @@
+"""Localisation: single and two sources named, uniform freeze and disagreement name nobody."""
+
+from __future__ import annotations
+
+from hang_kit import Episode, Job, run, stream, verdicts
+
+from schemas import Localization
+from streams.hang import HangSettings
+from streams.hang.localize import combine
+from streams.hang.state import JobState
+
+JOB = Job(nodes=4, gpus=4)
+
+
+def test_single_source_is_named_exactly_by_all_three_methods() -> None:
+    (verdict,) = verdicts(run(stream(JOB, 600, (Episode("hang", 300, sources=(9,)),))))
+    assert verdict.source_ranks == (9,)
+    assert verdict.source_nodes == (JOB.node(9),)
+    assert {f.method: f.ranks for f in verdict.localization} == {
+        "collective_lag": (9,), "gpu_idle_outlier": (9,), "stack_outlier": (9,)}
+    assert verdict.confidence >= 0.9
+
+
+def test_two_sources_on_two_nodes() -> None:
+    (verdict,) = verdicts(run(stream(JOB, 600, (Episode("hang", 300, sources=(1, 14)),))))
+    assert verdict.source_ranks == (1, 14)
+    assert verdict.source_nodes == (JOB.node(1), JOB.node(14))
+
+
+def test_uniform_freeze_names_no_source() -> None:
+    (verdict,) = verdicts(run(stream(JOB, 600, (Episode("hang", 300),))))
+    assert verdict.source_nodes == () and verdict.source_ranks == ()
+    assert verdict.confidence == 0.0
+    assert all(not f.ranks for f in verdict.localization)
+
+
+def test_too_many_culprits_is_not_single_point() -> None:
+    (verdict,) = verdicts(run(stream(JOB, 600, (Episode("hang", 300, sources=tuple(range(8))),))))
+    assert verdict.source_nodes == ()
+
+
+def _state() -> JobState:
+    return JobState(job_id="j", placement={r: JOB.node(r) for r in JOB.ranks})
+
+
+def test_combination_rule() -> None:
+    s = HangSettings()
+    lag = Localization(method="collective_lag", ranks=(5,))
+    gpu5 = Localization(method="gpu_idle_outlier", ranks=(5,))
+    gpu6 = Localization(method="gpu_idle_outlier", ranks=(6,))  # same node as 5
+    gpu12 = Localization(method="gpu_idle_outlier", ranks=(12,))
+    stack_none = Localization(method="stack_outlier")
+    assert combine(_state(), (lag, gpu5, stack_none), s).nodes == (JOB.node(5),)
+    assert combine(_state(), (lag, gpu6, stack_none), s).nodes == (JOB.node(5),)  # node-level
+    assert combine(_state(), (lag, gpu12, stack_none), s).nodes == ()  # disagree
+    alone = combine(_state(), (lag, Localization(method="gpu_idle_outlier"), stack_none), s)
+    assert alone.nodes == (JOB.node(5),) and alone.confidence == 0.6  # one strong method
+    weak = combine(_state(), (Localization(method="collective_lag"), gpu5, stack_none), s)
+    assert weak.nodes == ()  # one weak method alone is not enough

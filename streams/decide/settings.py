@@ -1,0 +1,92 @@
+"""Settings of the restart policy and its guards: frozen, validated, every default explained.
+
+Built once at the entry point (``faultline decide`` / ``faultline replay``) and passed to
+:class:`~streams.decide.policy.PolicyDetector` and :class:`~streams.decide.guards.GuardDetector`.
+All durations are event-time seconds.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class PolicySettings(BaseModel):
+    """How the pure policy turns faults, hang verdicts and slow nodes into proposed decisions."""
+
+    model_config = ConfigDict(frozen=True)
+
+    progress_window_s: float = Field(default=60.0, gt=0)
+    """A job counts as still progressing when its last step is at most this old at the cause's
+    event time. 60 s covers the slowest common step times (large models run 10-40 s steps)
+    while excluding a job that is already hung or dead, for which a checkpoint is useless."""
+
+    checkpoint_repeat_s: float = Field(default=300.0, ge=0)
+    """No second ``checkpoint_now`` for a job within this window of the previous one: a burst of
+    faults should trigger one checkpoint, not one per line (a checkpoint takes minutes)."""
+
+    restart_deadline_s: float = Field(default=900.0, gt=0)
+    """After a ``restart_in_place``, the job must report a step of its new attempt within this
+    time or it is resubmitted (reason ``restart_failed``). 15 min covers re-scheduling, NCCL
+    initialisation and checkpoint loading of large jobs (Baige/MegaScale report minutes)."""
+
+    decision_ttl_s: float = Field(default=900.0, gt=0)
+    """``expires_at = issued_at + decision_ttl_s``: an actuator must not act on a decision older
+    than this, because the situation it answers has most likely changed (15 min)."""
+
+    multi_node_window_s: float = Field(default=120.0, ge=0)
+    """Node-blamed faults on two or more different nodes of one job within this window are not
+    single-point (a shared switch, power or fabric problem): the job restarts in place instead of
+    losing node after node. 2 min spans the spread of watchdog timeouts across ranks."""
+
+    slow_node_min_windows: int = Field(default=3, ge=1)
+    """A slow-node outlier is acted on once it persisted for at least this many evaluation
+    windows ("persistent slow node"); shorter episodes are noise (GC pauses, data stalls)."""
+
+    hang_min_confidence: float = Field(default=0.5, ge=0, le=1)
+    """A hang verdict localised to one node is acted on as single-point only at or above this
+    confidence; below it the hang is treated as unlocalised (restart in place)."""
+
+    memory_s: float = Field(default=86_400.0, gt=0)
+    """How long cause ids are remembered to act once per fault/verdict/outlier id (24 h: far
+    longer than any redelivery or burst re-issue)."""
+
+
+class GuardSettings(BaseModel):
+    """Blast-radius, cooldown, flap and duplicate guards applied to proposed decisions."""
+
+    model_config = ConfigDict(frozen=True)
+
+    window_s: float = Field(default=3600.0, gt=0)
+    """Length of the sliding event-time window of the blast-radius limits (the "per hour")."""
+
+    max_nodes_per_job: int = Field(default=2, ge=0)
+    """Distinct nodes one job may take out (any block scope) per window. A job that keeps
+    breaking nodes is more likely broken itself; beyond this the action becomes a ``notify``."""
+
+    max_nodes_per_cluster: int = Field(default=16, ge=0)
+    """Distinct nodes the whole cluster may block (block scope ``cluster``) per window."""
+
+    max_cluster_share: float = Field(default=0.05, ge=0, le=1)
+    """Share of the cluster's nodes that may be blocked (scope ``cluster``) per window. The
+    effective limit is ``min(max_nodes_per_cluster, floor(share * size))`` but never below
+    ``min_nodes_per_cluster``. 5 %: a real hardware failure rate is well under 1 %/h; a mass
+    failure above 5 % is almost always a shared cause (network, storage, a bad driver rollout)
+    that draining would only make worse."""
+
+    min_nodes_per_cluster: int = Field(default=1, ge=0)
+    """Floor of the cluster limit so that small clusters can still block one node."""
+
+    cluster_size: int | None = Field(default=None, ge=1)
+    """Number of nodes of the cluster; ``None``: the distinct nodes seen in job placements. When
+    the size is unknown (no placement seen yet) only ``max_nodes_per_cluster`` applies."""
+
+    node_cooldown_s: float = Field(default=3600.0, ge=0)
+    """A node blocked less than this ago, and not seen back in a placement since, is not
+    blocked again: the earlier action is still in flight or the node is still out."""
+
+    flap_window_s: float = Field(default=86_400.0, ge=0)
+    """A node blocked again within this time after it came back (reappeared in a placement)
+    is flapping: it gets a ``cluster`` block plus a ``notify`` for a human (24 h)."""
+
+    memory_s: float = Field(default=86_400.0, gt=0)
+    """How long decision ids are remembered for duplicate suppression (24 h)."""

@@ -1,0 +1,72 @@
+"""Small builders of the events the policy consumes (test helpers, no I/O)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+
+from schemas import Event, Fault, HangSignals, HangVerdict, JobEvent, Placement, SlowNode, StepProgress, derived_id
+from schemas.jobs import JobEventKind
+
+T0 = datetime(2026, 11, 22, 8, 0, tzinfo=UTC)
+
+
+def at(seconds: float) -> datetime:
+    """T0 + ``seconds``."""
+    return T0 + timedelta(seconds=seconds)
+
+
+def job(kind: JobEventKind, s: float, job_id: str = "j1", attempt: int = 0,
+        nodes: Iterable[str] = (), cluster: str = "c1") -> JobEvent:
+    """A job_event; ``nodes`` become the placement (one rank per node)."""
+    placement = tuple(Placement(rank=i, node_id=n) for i, n in enumerate(nodes))
+    return JobEvent(event_id=f"je-{job_id}-{kind}-{s}-{attempt}", event_time=at(s), cluster=cluster,
+                    job_id=job_id, attempt=attempt, kind=kind, placement=placement)
+
+
+def steps(start: float, end: float, job_id: str = "j1", every: float = 10.0, node: str = "n1",
+          cluster: str = "c1") -> list[StepProgress]:
+    """Rank-0 steps every ``every`` seconds in [start, end]."""
+    out, s, n = [], start, 0
+    while s <= end:
+        out.append(StepProgress(event_id=f"sp-{job_id}-{s}", event_time=at(s), cluster=cluster,
+                                job_id=job_id, node_id=node, rank=0, step=n, step_time_ms=every * 1000))
+        s, n = s + every, n + 1
+    return out
+
+
+def fault(s: float, node: str | None, category: str = "gpu_fallen_off_bus", level: str = "fault",
+          blame: str = "node", job_id: str | None = "j1", count: int = 1, attempt: int | None = None,
+          cluster: str = "c1", fid: str | None = None) -> Fault:
+    """A classified fault first seen at ``s``."""
+    fault_id = fid or derived_id("fault", node or job_id, category, at(s))
+    return Fault(event_id=fault_id, event_time=at(s), cluster=cluster, fault_id=fault_id,
+                 node_id=node, job_id=job_id, category=category, family="test", level=level,  # type: ignore[arg-type]  # literal from a str parameter
+                 blame=blame, rule_id="test", evidence="test line", first_seen=at(s),  # type: ignore[arg-type]  # literal from a str parameter
+                 count=count, attempt=attempt)
+
+
+def hang(s: float, nodes: Iterable[str], job_id: str = "j1", attempt: int = 0,
+         confidence: float = 0.9, cluster: str = "c1") -> HangVerdict:
+    """A hang verdict detected at ``s`` localised to ``nodes``."""
+    vid = derived_id("hang_verdict", job_id, attempt, at(s))
+    return HangVerdict(event_id=vid, event_time=at(s), cluster=cluster, verdict_id=vid,
+                       job_id=job_id, attempt=attempt, onset_time=at(s - 120), detected_at=at(s),
+                       signals=HangSignals(log_silent=True), source_nodes=tuple(nodes),
+                       confidence=confidence)
+
+
+def slow(s: float, node: str, windows: int = 5, job_id: str = "j1", cluster: str = "c1") -> SlowNode:
+    """A slow-node outlier on ``node`` that persisted ``windows`` windows."""
+    oid = derived_id("slow_node", job_id, node, at(s))
+    return SlowNode(event_id=oid, event_time=at(s), cluster=cluster, outlier_id=oid, job_id=job_id,
+                    node_id=node, metric="compute_ms", value=150.0, baseline=100.0, slowdown=1.5,
+                    score=6.0, windows=windows, detected_at=at(s))
+
+
+def running_job(nodes: Iterable[str] = ("n1", "n2", "n3", "n4"), job_id: str = "j1",
+                until: float = 100.0, cluster: str = "c1") -> list[Event]:
+    """A job scheduled on ``nodes`` at 0, running from 5 and stepping every 10 s until ``until``."""
+    return [job("scheduled", 0, job_id, nodes=nodes, cluster=cluster),
+            job("running", 5, job_id, cluster=cluster),
+            *steps(10, until, job_id, cluster=cluster)]

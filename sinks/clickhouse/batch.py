@@ -1,0 +1,69 @@
+"""The sink's in-memory batch: consumed messages waiting for one flush, and their offsets.
+
+Pure bookkeeping, no Kafka or ClickHouse import: a batch is due when it holds
+``batch_size`` messages or its oldest message waited ``flush_interval_s``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from schemas import DeadLetter, Event
+
+
+@dataclass(frozen=True)
+class Consumed:
+    """One consumed message and what it decoded to.
+
+    ``failed`` is True when ``event`` is the DeadLetter that ``decode`` made of this
+    message (as opposed to a valid dead_letter event read from the deadletter topic).
+    """
+
+    topic: str
+    partition: int
+    offset: int
+    key: str | None
+    value: bytes
+    event: Event
+    failed: bool = False
+
+
+@dataclass
+class Batch:
+    """Messages consumed since the last flush; ``next_offsets`` is what a commit will store."""
+
+    items: list[Consumed] = field(default_factory=list)
+    next_offsets: dict[tuple[str, int], int] = field(default_factory=dict)
+    started: float | None = None
+
+    def add(self, item: Consumed, now: float | None = None) -> None:
+        """Append one message; the first one starts the batch's clock."""
+        if self.started is None:
+            self.started = time.monotonic() if now is None else now
+        self.items.append(item)
+        self.next_offsets[(item.topic, item.partition)] = item.offset + 1
+
+    def due(self, batch_size: int, flush_interval_s: float, now: float | None = None) -> bool:
+        """True when the batch is full or its oldest message waited long enough; never when empty."""
+        if not self.items or self.started is None:
+            return False
+        clock = time.monotonic() if now is None else now
+        return len(self.items) >= batch_size or clock - self.started >= flush_interval_s
+
+    def events(self) -> list[Consumed]:
+        """Messages that decoded into an event to insert."""
+        return [item for item in self.items if not item.failed]
+
+    def failures(self) -> list[DeadLetter]:
+        """Dead letters made by ``decode`` for messages that did not decode or validate."""
+        return [item.event for item in self.items if item.failed and isinstance(item.event, DeadLetter)]
+
+    def clear(self) -> None:
+        """Forget everything: called once the batch landed and its offsets were committed."""
+        self.items.clear()
+        self.next_offsets.clear()
+        self.started = None
+
+    def __len__(self) -> int:
+        return len(self.items)

@@ -1,0 +1,306 @@
+"""The ClickHouse sink: derived topics -> batches -> ClickHouse, offsets committed after the flush.
+
+Order of side effects per flush (STYLE.md rule 10): insert the batch (retrying transient
+errors with backoff, bisecting permanent failures down to the bad events), publish dead
+letters to the ``deadletter`` topic and wait for the producer, store them in
+``dead_letters``, and only then commit the consumed offsets. A crash anywhere before the
+commit re-delivers the batch; the tables deduplicate on the derived id, so the result is
+effectively-once.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import TypeVar
+
+from confluent_kafka import Consumer, KafkaError, KafkaException, Message, Producer, TopicPartition
+
+from schemas import DeadLetter, dead_letter, decode, encode
+from schemas.registry import DERIVED_TOPICS
+from schemas.settings import KafkaSettings
+from sinks.clickhouse.batch import Batch, Consumed
+from sinks.clickhouse.errors import PermanentError, RetryableError, SinkError
+from sinks.clickhouse.mapping import BY_MODEL
+from sinks.clickhouse.server import QueryServer
+from sinks.clickhouse.settings import ClickHouseSettings
+from sinks.clickhouse.store import Store, connect
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+FIRST_ASSIGNMENT_WAIT_S = 30.0
+
+
+class SinkStopped(SinkError):
+    """Raised inside the sink when a stop was requested while an operation was being retried."""
+
+
+@dataclass
+class SinkCounters:
+    """What the sink did since it started; every count is cumulative, zero means none yet."""
+
+    consumed: int = 0
+    inserted: int = 0
+    dead_lettered: int = 0
+    retries: int = 0
+    flushes: int = 0
+    commits: int = 0
+    commit_failures: int = 0
+
+    def snapshot(self) -> SinkCounters:
+        """A copy that later updates do not change."""
+        return replace(self)
+
+
+Progress = Callable[[SinkCounters], None]
+
+
+class ClickHouseSink:
+    """Consumes derived topics into ClickHouse; ``counters`` is live while ``run`` runs.
+
+    Several sinks in the same ``group_id`` share the partitions (a chDB path, though, is
+    owned by one process; use a server DSN to scale out).
+    """
+
+    def __init__(
+        self,
+        kafka: KafkaSettings,
+        ch: ClickHouseSettings,
+        group_id: str,
+        topics: Sequence[str] = DERIVED_TOPICS,
+    ) -> None:
+        if not group_id:
+            raise ValueError("group_id must be a non-empty consumer group name")
+        self.kafka = kafka
+        self.ch = ch
+        self.group_id = group_id
+        self.topics = tuple(topics)
+        self.counters = SinkCounters()
+        self._batch = Batch()
+        self._stop = threading.Event()
+        self._assigned_at: float | None = None
+        self._last_message = time.monotonic()
+        self._abandoned = False
+
+    def run(
+        self,
+        stop: threading.Event | None = None,
+        idle_exit_s: float | None = None,
+        progress: Progress | None = None,
+    ) -> SinkCounters:
+        """Consume until ``stop`` is set or nothing arrived for ``idle_exit_s``; returns the counters.
+
+        On a normal exit the pending batch is flushed and committed first. When ``stop`` is set
+        while a transient error is being retried, the batch is abandoned uncommitted (it will
+        be re-read). Raises only on unrecoverable Kafka errors or a permanent setup failure.
+        """
+        self._stop = stop or threading.Event()
+        self._last_message, self._assigned_at, self._abandoned = time.monotonic(), None, False
+        try:
+            self._run(idle_exit_s, progress)
+        except SinkStopped as exc:
+            log.warning("sink stopped with %d messages uncommitted: %s", len(self._batch), exc)
+        return self.counters.snapshot()
+
+    def _run(self, idle_exit_s: float | None, progress: Progress | None) -> None:
+        store = self._retry(lambda: connect(self.ch))
+        try:
+            self._retry(store.migrate)
+            with self._query_server():
+                self._consume(store, idle_exit_s, progress)
+        finally:
+            store.close()
+
+    def _query_server(self) -> QueryServer:
+        enabled = self.ch.embedded and self.ch.query_server
+        return QueryServer(self.ch, enabled=enabled)
+
+    def _consume(self, store: Store, idle_exit_s: float | None, progress: Progress | None) -> None:
+        consumer = Consumer(self._consumer_conf())
+        producer = Producer(self.kafka.confluent(**{"enable.idempotence": True}))
+        flush = lambda: self._flush(store, consumer, producer, progress)  # noqa: E731
+        consumer.subscribe(
+            [self.kafka.topic(t) for t in self.topics],
+            on_assign=self._on_assign,
+            on_revoke=lambda c, parts: None if self._abandoned else flush(),
+        )
+        try:
+            self._loop(consumer, flush, idle_exit_s)
+        except SinkStopped:
+            self._abandoned = True  # closing must not flush (and retry) again
+            raise
+        finally:
+            consumer.close()
+            producer.flush(5.0)
+
+    def _consumer_conf(self) -> dict[str, object]:
+        return self.kafka.confluent(**{
+            "group.id": self.group_id,
+            "enable.auto.commit": False,
+            "enable.auto.offset.store": False,
+            "auto.offset.reset": "earliest",
+        })
+
+    def _on_assign(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
+        self._assigned_at = time.monotonic()
+
+    def _loop(self, consumer: Consumer, flush: Callable[[], None], idle_exit_s: float | None) -> None:
+        while not self._stop.is_set():
+            room = max(1, self.ch.batch_size - len(self._batch))
+            for msg in consumer.consume(num_messages=min(room, 1000), timeout=self.ch.poll_timeout_s):
+                self._accept(msg)
+            if self._batch.due(self.ch.batch_size, self.ch.flush_interval_s):
+                flush()
+            if idle_exit_s is not None and self._idle(idle_exit_s):
+                break
+        flush()
+
+    def _idle(self, idle_exit_s: float) -> bool:
+        """True when nothing arrived for ``idle_exit_s`` since assignment (or since start, if never assigned)."""
+        now = time.monotonic()
+        if len(self._batch):
+            return False
+        if self._assigned_at is None:
+            return now - self._last_message >= max(idle_exit_s, FIRST_ASSIGNMENT_WAIT_S)
+        return now - max(self._assigned_at, self._last_message) >= idle_exit_s
+
+    def _accept(self, msg: Message) -> None:
+        error = msg.error()
+        if error is not None:
+            if error.fatal():
+                raise KafkaException(error)
+            if error.code() != KafkaError._PARTITION_EOF:
+                log.warning("consumer error: %s", error)
+            return
+        self._last_message = time.monotonic()
+        self.counters.consumed += 1
+        self._batch.add(_consumed(msg))
+
+    def _flush(self, store: Store, consumer: Consumer, producer: Producer, progress: Progress | None) -> None:
+        """Land the batch, then its dead letters, then commit; a no-op for an empty batch."""
+        if not len(self._batch):
+            return
+        bad = self._write(store, self._batch.events())
+        dead = self._batch.failures() + [_sink_dead_letter(item, error) for item, error in bad]
+        if dead:
+            self._publish(producer, dead)
+            self._store_dead(store, dead)
+        self._commit(consumer, self._batch.next_offsets)
+        self.counters.flushes += 1
+        self._batch.clear()
+        if progress is not None:
+            progress(self.counters.snapshot())
+
+    def _write(self, store: Store, items: list[Consumed]) -> list[tuple[Consumed, str]]:
+        """Insert ``items``; returns the ones ClickHouse rejects for good, with the reason.
+
+        Transient errors are retried without limit; a permanent failure splits the batch in
+        two and retries each half, so only the bad events are left out.
+        """
+        if not items:
+            return []
+        try:
+            self.counters.inserted += self._retry(lambda: store.insert([i.event for i in items]))
+            return []
+        except PermanentError as exc:
+            if len(items) == 1:
+                return [(items[0], str(exc))]
+        mid = len(items) // 2
+        return self._write(store, items[:mid]) + self._write(store, items[mid:])
+
+    def _publish(self, producer: Producer, dead: list[DeadLetter]) -> None:
+        """Produce ``dead`` to the deadletter topic and wait until the broker has them all."""
+        topic = self.kafka.topic("deadletter")
+        todo = list(dead)
+        while todo:
+            failed: list[DeadLetter] = []
+            for letter in todo:
+                _produce(producer, topic, letter, _delivery_callback(letter, failed))
+            producer.flush(30.0)
+            if failed:
+                self._backoff(RetryableError(f"{len(failed)} dead letters not delivered"), 0)
+            todo = failed
+        self.counters.dead_lettered += len(dead)
+
+    def _store_dead(self, store: Store, dead: list[DeadLetter]) -> None:
+        try:
+            self._retry(lambda: store.insert(dead))
+        except PermanentError as exc:  # they are safe on the deadletter topic already
+            log.error("dead letters not stored in ClickHouse (kept on the topic): %s", exc)
+
+    def _commit(self, consumer: Consumer, offsets: dict[tuple[str, int], int]) -> None:
+        parts = [TopicPartition(topic, part, off) for (topic, part), off in offsets.items()]
+        try:
+            consumer.commit(offsets=parts, asynchronous=False)
+            self.counters.commits += 1
+        except KafkaException as exc:  # lost partitions: the batch is re-read and deduplicated
+            self.counters.commit_failures += 1
+            log.warning("offset commit failed, batch will be re-delivered: %s", exc)
+
+    def _retry(self, op: Callable[[], T]) -> T:
+        """Run ``op`` until it does not raise RetryableError; SinkStopped if stopped meanwhile."""
+        attempt = 0
+        while True:
+            try:
+                return op()
+            except RetryableError as exc:
+                self._backoff(exc, attempt)
+                attempt += 1
+
+    def _backoff(self, exc: Exception, attempt: int) -> None:
+        policy = self.ch.retry
+        delay = policy.delay(attempt) * (1 + policy.jitter * random.uniform(-1, 1))
+        self.counters.retries += 1
+        log.warning("transient error (retry %d in %.2fs): %s", attempt + 1, delay, exc)
+        if self._stop.wait(delay):
+            raise SinkStopped(f"stop requested while retrying: {exc}") from exc
+
+
+def _consumed(msg: Message) -> Consumed:
+    topic, part, off = msg.topic() or "", msg.partition() or 0, msg.offset() or 0
+    raw = msg.value() or b""
+    raw_key = msg.key()
+    key = raw_key.decode("utf-8", "replace") if isinstance(raw_key, bytes) else raw_key
+    result = decode(raw, source_topic=topic, partition=part, offset=off, key=key)
+    failed = isinstance(result, DeadLetter) and _made_by_decode(result, topic, part, off)
+    if not failed and type(result) not in BY_MODEL:
+        error = f"{result.schema_name()} is not a derived event kind with a table"
+        result = dead_letter(raw, source_topic=topic, stage="validate", error=error,
+                             partition=part, offset=off, key=key, cluster=result.cluster)
+        failed = True
+    return Consumed(topic, part, off, key, raw, result, failed)
+
+
+def _made_by_decode(letter: DeadLetter, topic: str, partition: int, offset: int) -> bool:
+    same_place = (letter.source_topic, letter.partition, letter.offset) == (topic, partition, offset)
+    return same_place and letter.stage in ("decode", "validate")
+
+
+def _sink_dead_letter(item: Consumed, error: str) -> DeadLetter:
+    return dead_letter(
+        item.value, source_topic=item.topic, stage="sink", error=error, partition=item.partition,
+        offset=item.offset, key=item.key, cluster=item.event.cluster, event_time=datetime.now(UTC),
+    )
+
+
+def _produce(producer: Producer, topic: str, letter: DeadLetter, on_delivery: Callable[..., None]) -> None:
+    """Queue one dead letter, serving delivery reports while librdkafka's local queue is full."""
+    while True:
+        try:
+            producer.produce(topic, key=letter.source_topic, value=encode(letter), on_delivery=on_delivery)
+            return
+        except BufferError:
+            producer.poll(0.5)
+
+
+def _delivery_callback(letter: DeadLetter, failed: list[DeadLetter]) -> Callable[[KafkaError | None, Message], None]:
+    def on_delivery(err: KafkaError | None, _msg: Message) -> None:
+        if err is not None:
+            log.warning("dead letter delivery failed: %s", err)
+            failed.append(letter)
+    return on_delivery

@@ -74,21 +74,24 @@ def decode(
     is not an object, an unknown or missing ``schema``, and any validation failure.
     """
     data = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
-    where = {"source_topic": source_topic, "partition": partition, "offset": offset, "key": key}
+
+    def letter(stage: DeadLetterStage, error: str, cluster: str = "unknown") -> DeadLetter:
+        return dead_letter(data, source_topic=source_topic, stage=stage, error=error, partition=partition,
+                           offset=offset, key=key, cluster=cluster)
+
     try:
         obj = _parse(data)
     except (UnicodeDecodeError, ValueError) as exc:
-        return dead_letter(data, stage="decode", error=f"{type(exc).__name__}: {exc}", **where)
-    cluster = obj.get("cluster") if isinstance(obj.get("cluster"), str) and obj["cluster"] else "unknown"
+        return letter("decode", f"{type(exc).__name__}: {exc}")
+    given = obj.get("cluster")
+    cluster = given if isinstance(given, str) and given else "unknown"
     model = EVENT_KINDS.get(str(obj.get("schema")))
     if model is None:
-        error = f"unknown schema {obj.get('schema')!r}"
-        return dead_letter(data, stage="decode", error=error, cluster=cluster, **where)
+        return letter("decode", f"unknown schema {obj.get('schema')!r}", cluster)
     try:
         return model.model_validate(obj)
     except ValidationError as exc:
-        error = f"{model.schema_name()}: {exc.error_count()} error(s): {_summary(exc)}"
-        return dead_letter(data, stage="validate", error=error, cluster=cluster, **where)
+        return letter("validate", f"{model.schema_name()}: {exc.error_count()} error(s): {_summary(exc)}", cluster)
 
 
 def _summary(exc: ValidationError) -> str:

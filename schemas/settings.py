@@ -6,6 +6,7 @@ environment variables there) and passed down; library code never reads the envir
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
@@ -45,3 +46,21 @@ class KafkaSettings(BaseModel):
         if self.ssl_ca_location:
             conf["ssl.ca.location"] = self.ssl_ca_location
         return {**conf, **extra}
+
+
+def kafka_from(env: Mapping[str, str], *, bootstrap: str | None = None,
+               namespace: str | None = None) -> KafkaSettings:
+    """Kafka settings from explicit values, then ``FAULTLINE_*`` variables of ``env``, then defaults.
+
+    Only entry points call this, with ``os.environ``; library code receives the result.
+    """
+    values: dict[str, Any] = {
+        "bootstrap_servers": bootstrap or env.get("FAULTLINE_KAFKA_BOOTSTRAP"),
+        "namespace": namespace or env.get("FAULTLINE_NAMESPACE"),
+        "security_protocol": env.get("FAULTLINE_KAFKA_SECURITY_PROTOCOL"),
+        "sasl_mechanism": env.get("FAULTLINE_KAFKA_SASL_MECHANISM"),
+        "sasl_username": env.get("FAULTLINE_KAFKA_SASL_USERNAME"),
+        "sasl_password": env.get("FAULTLINE_KAFKA_SASL_PASSWORD"),
+        "ssl_ca_location": env.get("FAULTLINE_KAFKA_SSL_CA"),
+    }
+    return KafkaSettings(**{k: v for k, v in values.items() if v is not None})

@@ -21,6 +21,7 @@ from datetime import timedelta
 from typing import Any
 
 import faust
+from faust.types import TableT
 
 from schemas import Decision, Event, JobEvent
 from schemas.settings import KafkaSettings
@@ -37,14 +38,15 @@ STATE_EVERY_S = 10.0
 
 def build_app(settings: WorkerSettings) -> faust.App:
     """A Faust app with every agent of the pipeline wired to the registry's topics."""
+    datadir = settings.data_dir / settings.resolved_app_id
+    datadir.mkdir(parents=True, exist_ok=True)
     app = faust.App(
         settings.resolved_app_id,
         broker=f"kafka://{settings.kafka.bootstrap_servers}",
         broker_credentials=_credentials(settings.kafka),
         store="memory://",
-        datadir=str(settings.data_dir / settings.resolved_app_id),
+        datadir=str(datadir),
         topic_partitions=6,
-        topic_allow_declare=False,
         web_enabled=False,
         producer_acks=-1,
     )
@@ -61,8 +63,9 @@ def _credentials(kafka: KafkaSettings) -> Any:
                                  mechanism=kafka.sasl_mechanism)
 
 
-def _table(app: faust.App, name: str) -> faust.Table:
-    return app.Table(name, default=None, key_serializer="raw", value_serializer="raw", partitions=6)
+def _table(app: faust.App, name: str) -> TableT[Any, Any]:
+    # Keys and values are text (values: a detector's state as JSON); the changelog keeps them.
+    return app.Table(name, default=None, key_type=str, value_type=str, partitions=6)
 
 
 def _wire(app: faust.App, shell: Shell, settings: WorkerSettings) -> None:
@@ -70,8 +73,7 @@ def _wire(app: faust.App, shell: Shell, settings: WorkerSettings) -> None:
     classify = StateTable(_table(app, "classify-state"), detectors.classifier(det), STATE_EVERY_S)
     jobs = StateTable(_table(app, "job-state"), detectors.job_pipeline(det), STATE_EVERY_S)
     guard = StateTable(_table(app, "guard-state"), detectors.guards(det), 0.0)
-    placements = app.GlobalTable("placements", default=None, key_serializer="raw", value_serializer="raw",
-                                 partitions=1)
+    placements = app.GlobalTable("placements", default=None, key_type=str, value_type=str, partitions=1)
 
     async def on_log(event: Event, message: Message) -> None:
         key = classify_key(event)
@@ -123,7 +125,7 @@ def _wire(app: faust.App, shell: Shell, settings: WorkerSettings) -> None:
         _agent(app, shell, stage, sources, handler)
 
     @app.on_partitions_revoked.connect
-    async def _revoked(sender: Any, *args: Any, **kwargs: Any) -> None:
+    def _revoked(sender: Any, /, *args: Any, signal: Any, **kwargs: Any) -> None:
         for table in (classify, jobs, guard):
             table.forget()
 
@@ -147,7 +149,7 @@ def _wire(app: faust.App, shell: Shell, settings: WorkerSettings) -> None:
 
 
 class _TextView(MutableMapping[str, str]):
-    """A str -> str view of a Faust table holding UTF-8 bytes (empty bytes = absent)."""
+    """A str -> str view of a Faust table in which an empty value means "absent"."""
 
     def __init__(self, table: Any) -> None:
         self.table = table
@@ -156,13 +158,13 @@ class _TextView(MutableMapping[str, str]):
         raw = self.table.get(key)
         if not raw:
             raise KeyError(key)
-        return bytes(raw).decode()
+        return str(raw)
 
     def __setitem__(self, key: str, value: str) -> None:
-        self.table[key] = value.encode()
+        self.table[key] = value
 
     def __delitem__(self, key: str) -> None:
-        self.table[key] = b""
+        self.table[key] = ""
 
     def __iter__(self) -> Iterator[str]:
         return (k for k, v in self.table.items() if v)
@@ -176,7 +178,28 @@ def _agent(app: faust.App, shell: Shell, stage: str, sources: tuple[str, ...], h
         await shell.consume(stage, stream, handler)
 
     agent.__name__ = agent.__qualname__ = f"agent_{stage}"
-    app.agent(shell.source(*sources), name=stage)(agent)
+    app.agent(shell.source(stage, *sources), name=stage)(agent)
+
+
+def declare_internal_topics(settings: WorkerSettings, app: faust.App) -> None:
+    """Create the app's changelog and assignor topics before the worker joins its group.
+
+    Faust would create them itself, but a topic created during the first rebalance can be
+    missing from that rebalance's metadata ("Ignoring missing topic"), which leaves a
+    global table unassigned and the worker never ready. Creating them first avoids the race.
+    """
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    wanted = [NewTopic(table.changelog_topic.get_topic_name(), table.partitions or 6, 1,
+                       config={"cleanup.policy": "compact"}) for table in app.tables.values()]
+    wanted.append(NewTopic(f"{app.conf.id}-__assignor-__leader", 1, 1))
+    admin = AdminClient(settings.kafka.confluent())
+    for name, future in admin.create_topics(wanted, operation_timeout=30).items():
+        try:
+            future.result()
+        except Exception as exc:  # noqa: BLE001 - an existing topic is what we want
+            if "TOPIC_ALREADY_EXISTS" not in str(exc):
+                raise RuntimeError(f"cannot create internal topic {name}: {exc}") from exc
 
 
 def run_worker(settings: WorkerSettings) -> None:
@@ -184,5 +207,6 @@ def run_worker(settings: WorkerSettings) -> None:
     from faust.worker import Worker
 
     app = build_app(settings)
+    declare_internal_topics(settings, app)
     worker = Worker(app, loglevel=settings.loglevel, quiet=True)
     worker.execute_from_commandline()

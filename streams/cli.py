@@ -17,25 +17,15 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
-from schemas.settings import KafkaSettings
+from schemas.settings import KafkaSettings, kafka_from
 
 Command = Callable[[argparse.Namespace, list[str]], int]
 
 
 def kafka_settings(args: argparse.Namespace, env: Mapping[str, str]) -> KafkaSettings:
-    """Kafka settings from flags, then the environment, then defaults."""
-    values: dict[str, Any] = {
-        "bootstrap_servers": args.bootstrap or env.get("FAULTLINE_KAFKA_BOOTSTRAP"),
-        "namespace": args.namespace or env.get("FAULTLINE_NAMESPACE"),
-        "security_protocol": env.get("FAULTLINE_KAFKA_SECURITY_PROTOCOL"),
-        "sasl_mechanism": env.get("FAULTLINE_KAFKA_SASL_MECHANISM"),
-        "sasl_username": env.get("FAULTLINE_KAFKA_SASL_USERNAME"),
-        "sasl_password": env.get("FAULTLINE_KAFKA_SASL_PASSWORD"),
-        "ssl_ca_location": env.get("FAULTLINE_KAFKA_SSL_CA"),
-    }
-    return KafkaSettings(**{k: v for k, v in values.items() if v is not None})
+    """Kafka settings from the global flags, then the environment."""
+    return kafka_from(env, bootstrap=args.bootstrap, namespace=args.namespace)
 
 
 def _worker(args: argparse.Namespace, rest: list[str]) -> int:
@@ -99,9 +89,9 @@ def _parser() -> argparse.ArgumentParser:
 
 DELEGATED: dict[str, str] = {
     "simulate": "producers.simulator.cli:main",
-    "classify": "streams.classify.cli:main",
-    "kb": "streams.classify.cli:kb_main",
-    "sql": "sinks.clickhouse.query:sql_main",
+    "classify": "streams.cli:classify_command",
+    "kb": "streams.cli:kb_command",
+    "sql": "streams.cli:sql_command",
     "sink": "sinks.clickhouse.cli:main",
     "actuate": "sinks.actuators.cli:actuate_main",
     "kafka": "deploy.local_kafka:main",
@@ -131,6 +121,35 @@ def main(argv: list[str] | None = None) -> int:
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     return COMMANDS[args.command](args, rest)
+
+
+def classify_command(argv: list[str]) -> int:
+    """``faultline classify [--source S] [--kb PATH]``: stdin lines -> JSON lines."""
+    from streams.classify.cli import classify_main
+
+    parser = argparse.ArgumentParser(prog="faultline classify")
+    parser.add_argument("--source", default="training", choices=["training", "nccl", "kernel", "system"])
+    parser.add_argument("--kb", default=None, help="knowledge base YAML (default: the built-in one)")
+    args = parser.parse_args(argv)
+    return classify_main(sys.stdin, sys.stdout, source=args.source, kb_path=args.kb)
+
+
+def kb_command(argv: list[str]) -> int:
+    """``faultline kb check [--kb PATH]``: validate the knowledge base."""
+    from streams.classify.cli import kb_check_main
+
+    parser = argparse.ArgumentParser(prog="faultline kb")
+    parser.add_argument("action", choices=["check"])
+    parser.add_argument("--kb", default=None)
+    args = parser.parse_args(argv)
+    return kb_check_main(sys.stdout, kb_path=args.kb)
+
+
+def sql_command(argv: list[str]) -> int:
+    """``faultline sql "SELECT ..."``, with the DSN from flags or the environment."""
+    from sinks.clickhouse.query import sql_main
+
+    return sql_main(argv, os.environ)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from streams.classify.detector import ClassifyDetector
 from streams.core.chain import Chain, JobPipeline
+from streams.core.detector import Detector
 from streams.decide.guards import GuardDetector
 from streams.decide.policy import PolicyDetector
 from streams.hang.detector import HangDetector
@@ -13,7 +16,9 @@ from streams.slow.detector import SlowNodeDetector
 
 def job_pipeline(settings: DetectionSettings) -> JobPipeline:
     """Reorder buffer, then hang, slow-node and policy stages of one job."""
-    stages = [HangDetector(settings.hang), SlowNodeDetector(settings.slow), PolicyDetector(settings.policy)]
+    stages: list[Detector[Any]] = [
+        HangDetector(settings.hang), SlowNodeDetector(settings.slow), PolicyDetector(settings.policy),
+    ]
     return JobPipeline(stages, settings.lateness_s)
 
 

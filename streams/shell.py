@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 import faust
-from faust.types import EventT, StreamT
+from faust.types import EventT, StreamT, TableT
 
 from schemas import DeadLetter, Event, dead_letter, decode, encode, topic_for
 from schemas.registry import BY_NAME, TOPICS
@@ -58,6 +58,9 @@ class Shell:
     kafka: KafkaSettings
     topics: dict[str, faust.TopicT] = field(default_factory=dict)
     stats: dict[str, StageStats] = field(default_factory=dict)
+    decode_owner: dict[str, str] = field(default_factory=dict)
+    """physical topic -> the stage that dead-letters its undecodable messages (the first
+    agent subscribed to it), so a bad message read by several agents is reported once."""
 
     def __post_init__(self) -> None:
         for spec in TOPICS:
@@ -66,8 +69,10 @@ class Shell:
                 partitions=spec.partitions, internal=False,
             )
 
-    def source(self, *names: str) -> faust.TopicT:
+    def source(self, stage: str, *names: str) -> faust.TopicT:
         """One Faust topic object subscribed to several registry topics (co-partitioned)."""
+        for name in names:
+            self.decode_owner.setdefault(self.kafka.topic(name), stage)
         return self.app.topic(*(self.kafka.topic(n) for n in names), key_serializer="raw",
                               value_serializer="raw")
 
@@ -96,7 +101,8 @@ class Shell:
             event = decode(message.value, source_topic=message.topic, partition=message.partition,
                            offset=message.offset, key=message.key)
             if isinstance(event, DeadLetter):
-                await self.dead_letter(stage, event)
+                if self.decode_owner.get(message.topic, stage) == stage:
+                    await self.dead_letter(stage, event)
                 continue
             if stats.max_event_time is None or event.event_time > stats.max_event_time:
                 stats.max_event_time = event.event_time
@@ -138,7 +144,7 @@ class StateTable:
     outputs right. Call ``put`` only from inside the agent's stream iteration.
     """
 
-    def __init__(self, table: faust.Table, detector: Any, every_s: float) -> None:
+    def __init__(self, table: TableT[Any, Any], detector: Any, every_s: float) -> None:
         self.table = table
         self.detector = detector
         self.every_s = every_s
@@ -157,8 +163,7 @@ class StateTable:
         self.cache[key] = state
         last = self.written_at.get(key)
         if changed or last is None or (event_time - last).total_seconds() >= self.every_s:
-            dumped = json.dumps(self.detector.dump(state), separators=(",", ":"))
-            self.table[key] = dumped.encode()
+            self.table[key] = json.dumps(self.detector.dump(state), separators=(",", ":"))
             self.written_at[key] = event_time
 
     def forget(self) -> None:

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from schemas import Decision, Event, JobEvent
+
+END_OF_INPUT = datetime.max.replace(tzinfo=UTC)
+"""The flush time that closes every open burst: nothing more will arrive."""
 from streams.core.detector import Detector, JsonData
 from streams.core.reorder import ReorderBuffer
 from streams.core.routing import Placements, classify_key, job_of
@@ -153,10 +156,11 @@ class Chain:
         return out
 
     def flush(self, now: datetime) -> list[Event]:
-        """End of input: close open bursts, drain reorder buffers, flush every detector."""
+        """End of input at event time ``now``: close every open burst (with its final count),
+        drain reorder buffers, then flush the job and guard stages as of ``now``."""
         out: list[Event] = []
         for key in self._keys("classify"):
-            for fault in self._flush_one("classify", key, self.classify, now):
+            for fault in self._flush_one("classify", key, self.classify, END_OF_INPUT):
                 out.extend([fault, *self._to_job(fault)])
         for key in self._keys("jobs"):
             out.extend(self._flush_one("jobs", key, self.jobs, now))

@@ -1,0 +1,109 @@
+"""The open event-time window of one job: raw samples per node, reduced to one value per node.
+
+Samples are appended as events arrive and reduced when the window closes. Every list is capped
+at ``max_samples`` (the newest are dropped once full), so memory is bounded by the job's size.
+Reductions that make a node's value:
+
+- step time: per rank the *lower* median of its samples (one spike in two samples is ignored),
+  then per node the slowest of its ranks, because one slow GPU sets a synchronous job's pace;
+- GPU: per sample the weakest GPU (min power, min SM activity, max temperature, any slowdown
+  bit), then per node the median over samples;
+- RDMA: the median of the node's weakest-port byte rates and of its port-error rates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from streams.slow.robust import low_median, median
+
+GPU_METRICS = ("temp_c", "throttle", "power_w", "sm_active")
+NET_METRICS = ("rdma_rate", "port_errors")
+
+
+def _push(values: list[float], value: float, cap: int) -> None:
+    if len(values) < cap:
+        values.append(value)
+
+
+@dataclass
+class StepBuffer:
+    """Step samples of one window: node -> rank -> values, separately for compute and step time."""
+
+    compute: dict[str, dict[int, list[float]]] = field(default_factory=dict)
+    step: dict[str, dict[int, list[float]]] = field(default_factory=dict)
+
+    def add(self, node: str, rank: int, step_ms: float, compute_ms: float | None, cap: int) -> None:
+        """Record one report; ``compute_ms`` is kept apart: it is the metric that localises."""
+        _push(self.step.setdefault(node, {}).setdefault(rank, []), step_ms, cap)
+        if compute_ms is not None:
+            _push(self.compute.setdefault(node, {}).setdefault(rank, []), compute_ms, cap)
+
+    def metric(self) -> str:
+        """``compute_ms`` when any rank reported it in this window, else ``step_time_ms``."""
+        return "compute_ms" if self.compute else "step_time_ms"
+
+    def rank_values(self) -> dict[str, dict[int, float]]:
+        """node -> rank -> lower median of that rank's samples of :meth:`metric`."""
+        source = self.compute if self.compute else self.step
+        return {n: {r: low_median(v) for r, v in ranks.items()} for n, ranks in source.items()}
+
+    def nodes(self) -> set[str]:
+        """Nodes with at least one report in this window."""
+        return set(self.step)
+
+    def reports_per_rank(self) -> float:
+        """Median number of reports per rank in this window (0 when empty)."""
+        counts = [len(v) for ranks in self.step.values() for v in ranks.values()]
+        return median(counts) if counts else 0.0
+
+    def dump(self) -> dict[str, Any]:
+        """JSON-ready form (rank keys become strings)."""
+        return {"compute": _dump_nested(self.compute), "step": _dump_nested(self.step)}
+
+    @classmethod
+    def load(cls, data: dict[str, Any]) -> StepBuffer:
+        """Inverse of :meth:`dump`."""
+        return cls(_load_nested(data["compute"]), _load_nested(data["step"]))
+
+
+def _dump_nested(d: dict[str, dict[int, list[float]]]) -> dict[str, dict[str, list[float]]]:
+    return {n: {str(r): list(v) for r, v in ranks.items()} for n, ranks in d.items()}
+
+
+def _load_nested(d: dict[str, dict[str, list[float]]]) -> dict[str, dict[int, list[float]]]:
+    return {n: {int(r): list(v) for r, v in ranks.items()} for n, ranks in d.items()}
+
+
+@dataclass
+class NodeBuffer:
+    """Per-node samples of one window: metric -> node -> values (GPU metrics or RDMA rate)."""
+
+    samples: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+
+    def add(self, metric: str, node: str, value: float, cap: int) -> None:
+        """Record one per-sample node value of ``metric``."""
+        _push(self.samples.setdefault(metric, {}).setdefault(node, []), value, cap)
+
+    def samples_per_node(self, metric: str) -> float:
+        """Median number of samples per node of ``metric`` in this window (0 when none)."""
+        counts = [len(v) for v in self.samples.get(metric, {}).values()]
+        return median(counts) if counts else 0.0
+
+    def values(self, metric: str) -> dict[str, float]:
+        """node -> median of the node's samples of ``metric`` in this window."""
+        return {n: median(v) for n, v in self.samples.get(metric, {}).items() if v}
+
+    def clear(self, metric: str) -> None:
+        """Forget ``metric``'s samples (after the window was evaluated for it)."""
+        self.samples.pop(metric, None)
+
+    def dump(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {m: {n: list(v) for n, v in nodes.items()} for m, nodes in self.samples.items()}
+
+    @classmethod
+    def load(cls, data: dict[str, Any]) -> NodeBuffer:
+        """Inverse of :meth:`dump`."""
+        return cls({m: {n: list(v) for n, v in nodes.items()} for m, nodes in data.items()})

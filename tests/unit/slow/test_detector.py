@@ -1,0 +1,235 @@
+"""The slow-node detector on hand-built synchronous jobs (no simulator needed)."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from slow_synth import START, Factor, Job, gpu_sample, net_sample, node_name, run_detector
+
+from schemas import Event, JobEvent, LogLine, SlowNode, StepProgress, derived_id
+from streams.slow import SlowNodeDetector, SlowSettings
+
+
+def slow_from(node: int, at_s: float, factor: float = 1.25, until_s: float = 1e9) -> Factor:
+    """A factor function: ``node`` is ``factor`` times slower in [at_s, until_s)."""
+    return lambda n, t: factor if n == node and at_s <= t < until_s else 1.0
+
+
+def latency_s(out: SlowNode, onset_s: float) -> float:
+    return (out.detected_at - START).total_seconds() - onset_s
+
+
+@pytest.mark.parametrize("nodes", [8, 16, 64])
+def test_a_125x_node_is_caught_within_two_minutes(nodes: int) -> None:
+    out = run_detector(Job(nodes=nodes, duration_s=600, factor=slow_from(3, 300)).events())
+    assert [o.node_id for o in out] == [node_name(3)]
+    assert 0 <= latency_s(out[0], 300) <= 120
+    assert out[0].metric == "compute_ms"
+    assert out[0].slowdown == pytest.approx(1.25, abs=0.03)
+    assert out[0].windows >= 3
+
+
+def test_one_slow_rank_is_aggregated_to_its_node() -> None:
+    def factor(n: int, t: float) -> float:
+        return 1.0
+
+    job = Job(nodes=8, duration_s=600, factor=factor)
+    events = job.events()
+    slowed: list[Event] = []
+    for e in events:  # rank 19 (node 2, GPU 3) computes 30 % slower from 300 s
+        late = (e.event_time - START).total_seconds() >= 300
+        if isinstance(e, StepProgress) and e.rank == 19 and late and e.compute_ms is not None:
+            e = e.model_copy(update={"compute_ms": e.compute_ms * 1.3})
+        slowed.append(e)
+    out = run_detector(slowed)
+    assert [(o.node_id, o.ranks) for o in out] == [(node_name(2), (19,))]
+
+
+def test_a_short_slowdown_does_not_persist_enough() -> None:
+    # 1.4x for 30 s: at most two windows, below 3 of 4
+    out = run_detector(Job(nodes=8, duration_s=600, factor=slow_from(5, 305, 1.4, 335)).events())
+    assert out == []
+
+
+def test_single_step_spikes_are_not_news() -> None:
+    out = run_detector(Job(nodes=16, duration_s=900, spike_prob=0.01, jitter=0.02).events())
+    assert out == []
+
+
+def test_stable_heterogeneity_is_silent() -> None:
+    levels = [0.88, 0.95, 1.0, 1.0, 1.05, 1.1, 1.15, 0.92]
+    out = run_detector(Job(nodes=8, duration_s=1200, factor=lambda n, t: levels[n],
+                           jitter=0.015, spike_prob=0.005).events())
+    assert out == []
+
+
+def test_a_node_slow_from_the_start_is_still_flagged() -> None:
+    out = run_detector(Job(nodes=8, duration_s=300, factor=slow_from(2, 0, 1.35)).events())
+    assert [o.node_id for o in out] == [node_name(2)]
+
+
+def test_heterogeneous_node_slowing_down_is_caught() -> None:
+    levels = [0.95, 1.04, 1.0, 0.97, 1.03, 1.0, 0.96, 1.05]
+
+    def factor(n: int, t: float) -> float:
+        return levels[n] * (1.25 if n == 0 and t >= 400 else 1.0)
+
+    out = run_detector(Job(nodes=8, duration_s=700, factor=factor, jitter=0.0125).events())
+    assert [o.node_id for o in out] == [node_name(0)]
+    assert latency_s(out[0], 400) <= 120
+
+
+def test_one_output_per_episode_and_a_new_one_after_recovery() -> None:
+    def factor(n: int, t: float) -> float:
+        return 1.3 if n == 1 and (200 <= t < 600 or 900 <= t < 1200) else 1.0
+
+    out = run_detector(Job(nodes=8, duration_s=1300, factor=factor).events())
+    assert [o.node_id for o in out] == [node_name(1), node_name(1)]
+    assert out[0].outlier_id != out[1].outlier_id
+    assert 0 <= latency_s(out[0], 200) <= 120
+    assert 0 <= latency_s(out[1], 900) <= 120
+
+
+def test_ids_are_deterministic_and_name_the_episode_start() -> None:
+    job = Job(nodes=8, duration_s=600, factor=slow_from(3, 300))
+    first, second = run_detector(job.events()), run_detector(job.events())
+    assert [o.outlier_id for o in first] == [o.outlier_id for o in second]
+    out = first[0]
+    assert out.event_id == out.outlier_id
+    # the id names the start of the episode's first suspect window (a 20 s boundary
+    # between the onset and the detection)
+    starts = [START + timedelta(seconds=20 * k) for k in range(14, 30)]
+    ids = {derived_id("slow_node", "job-0000", out.node_id, t): t for t in starts}
+    assert out.outlier_id in ids
+    assert START + timedelta(seconds=280) <= ids[out.outlier_id] < out.detected_at
+
+
+def test_step_time_is_the_fallback_without_compute() -> None:
+    # without compute_ms a synchronous job's step time is the same everywhere: nothing to see
+    job = Job(nodes=8, duration_s=600, compute=False, factor=slow_from(3, 300))
+    out = run_detector(job.events())
+    assert out == []
+
+
+def test_dump_load_round_trip_behaves_the_same() -> None:
+    events = Job(nodes=8, duration_s=600, factor=slow_from(3, 300)).events()
+    detector = SlowNodeDetector()
+    state, out = detector.initial(), []
+    for i, event in enumerate(events):
+        if i % 500 == 0:
+            state = detector.load(json.loads(json.dumps(detector.dump(state))))
+        state, emitted = detector.step(state, event)
+        out.extend(emitted)
+    assert [o.event_id for o in out] == [o.event_id for o in run_detector(events)]
+    assert out
+
+
+def test_flush_is_idempotent_and_other_events_are_ignored() -> None:
+    detector = SlowNodeDetector()
+    events = Job(nodes=8, duration_s=330, factor=slow_from(3, 0, 1.5)).events()
+    state = detector.initial()
+    for event in events:
+        state, _ = detector.step(state, event)
+    log = LogLine(event_id="l", event_time=events[-1].event_time, cluster="test", source="training",
+                  line="hello")
+    before = detector.dump(state)
+    state, out = detector.step(state, log)
+    assert out == [] and detector.dump(state) == before
+    later = events[-1].event_time + timedelta(seconds=60)
+    state, first = detector.flush(state, later)
+    state, again = detector.flush(state, later)
+    assert again == []
+    closed = state.closed
+    state, _ = detector.step(state, events[-1])  # a straggling event of the closed window
+    assert closed is not None and state.window == closed + 1
+
+
+def test_a_restart_forgets_the_node_history() -> None:
+    events = Job(nodes=8, duration_s=600, factor=slow_from(3, 0, 1.4)).events()
+    restart = JobEvent(event_id="r", event_time=events[-1].event_time, cluster="test",
+                       job_id="job-0000", attempt=1, kind="restarting")
+    detector = SlowNodeDetector()
+    state = detector.initial()
+    for event in events:
+        state, _ = detector.step(state, event)
+    state, _ = detector.step(state, restart)
+    assert state.tracks == {} and state.window is None and state.attempt == 1
+
+
+def _gpu_run(thermal_node: int, at_s: float, temp_hot: float, throttle: int) -> list[SlowNode]:
+    events: list[Event] = [Job(nodes=8, duration_s=600).scheduled()]
+    for k in range(120):
+        t = 5.0 * k
+        for n in range(8):
+            hot = n == thermal_node and t >= at_s
+            events.append(gpu_sample(n, t, temp=temp_hot if hot else 66.0 + n * 0.5,
+                                     power=450.0 if hot else 640.0,
+                                     throttle=throttle if hot else 0))
+    return run_detector(events)
+
+
+def test_thermal_throttling_is_flagged_from_gpu_samples_alone() -> None:
+    out = _gpu_run(4, 300, 88.0, 0x40)
+    assert [o.node_id for o in out] == [node_name(4)]
+    assert out[0].metric in ("throttle", "temp_c")
+    assert latency_s(out[0], 300) <= 120
+
+
+def test_power_alone_does_not_open_an_episode() -> None:
+    out = _gpu_run(4, 300, 66.0, 0)
+    assert out == []
+
+
+def _net_run(reset_node: int | None, degraded: int | None) -> list[SlowNode]:
+    events: list[Event] = [Job(nodes=8, duration_s=600).scheduled()]
+    totals = [10**12] * 8
+    for k in range(120):
+        t = 5.0 * k
+        for n in range(8):
+            rate = 0.3e9 if n == degraded and t >= 300 else 1.0e9
+            totals[n] += int(rate * 5)
+            if n == reset_node and k == 60:
+                totals[n] = int(rate * 5)  # the counters restart from zero
+            events.append(net_sample(n, t, totals[n]))
+    return run_detector(events)
+
+
+def _checkpoint_run(with_lifecycle: bool) -> list[SlowNode]:
+    """Three nodes keep writing the checkpoint (RDMA busy on other ports, slow rail) for a
+    minute after the others: a phase effect, announced by the job's lifecycle events."""
+    job = Job(nodes=8, duration_s=600)
+    events: list[Event] = [job.scheduled()]
+    totals = [10**12] * 8
+    for k in range(120):
+        t = 5.0 * k
+        if with_lifecycle and k in (60, 72):
+            events.append(JobEvent(
+                event_id=f"ckpt-{k}", event_time=job.t(t - 0.5), cluster="test",
+                job_id=job.job_id, attempt=0, step=300,
+                kind="checkpoint_started" if k == 60 else "checkpoint_completed"))
+        for n in range(8):
+            totals[n] += int((0.01e9 if n < 3 and 300 <= t < 360 else 1.0e9) * 5)
+            events.append(net_sample(n, t, totals[n]))
+    return run_detector(events)
+
+
+def test_node_metrics_are_not_judged_while_the_job_checkpoints() -> None:
+    assert len(_checkpoint_run(with_lifecycle=False)) == 3  # the guard is what keeps it quiet
+    assert _checkpoint_run(with_lifecycle=True) == []
+
+
+def test_a_counter_reset_is_not_a_slow_node() -> None:
+    assert _net_run(reset_node=2, degraded=None) == []
+
+
+def test_a_degraded_nic_is_flagged_from_rdma_rates() -> None:
+    out = _net_run(reset_node=None, degraded=6)
+    assert [(o.node_id, o.metric) for o in out] == [(node_name(6), "rdma_rate")]
+    assert out[0].slowdown == pytest.approx(0.3, abs=0.05)
+
+
+def test_settings_validate_persistence() -> None:
+    with pytest.raises(ValueError):
+        SlowSettings(persistence=5, span=4)

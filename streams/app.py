@@ -23,7 +23,7 @@ from typing import Any
 import faust
 from faust.types import TableT
 
-from schemas import Decision, Event, JobEvent
+from schemas import Decision, Event, HangVote, JobEvent
 from schemas.settings import KafkaSettings
 from streams import detectors
 from streams.core.routing import Placements, classify_key, job_of
@@ -33,7 +33,10 @@ from streams.shell import Message, Shell, StageStats, StateTable
 log = logging.getLogger("faultline.streams")
 
 STATE_EVERY_S = 10.0
-"""Event-time seconds between state checkpoints of a key that emitted nothing."""
+"""Event-time seconds between state checkpoints of a key that emitted nothing new."""
+
+MAX_MESSAGE_BYTES = 8 * 1024 * 1024
+"""Largest changelog message (a big job's compressed state); set on the changelog topics too."""
 
 
 def build_app(settings: WorkerSettings) -> faust.App:
@@ -49,6 +52,7 @@ def build_app(settings: WorkerSettings) -> faust.App:
         topic_partitions=6,
         web_enabled=False,
         producer_acks=-1,
+        producer_max_request_size=MAX_MESSAGE_BYTES,
     )
     shell = Shell(app, settings.kafka)
     _wire(app, shell, settings)
@@ -73,7 +77,7 @@ def _wire(app: faust.App, shell: Shell, settings: WorkerSettings) -> None:
     classify = StateTable(_table(app, "classify-state"), detectors.classifier(det), STATE_EVERY_S)
     jobs = StateTable(_table(app, "job-state"), detectors.job_pipeline(det), STATE_EVERY_S)
     guard = StateTable(_table(app, "guard-state"), detectors.guards(det), 0.0)
-    placements = app.GlobalTable("placements", default=None, key_type=str, value_type=str, partitions=1)
+    placements = app.GlobalTable("placements", default=None, key_type=str, value_type=str, partitions=6)
 
     async def on_log(event: Event, message: Message) -> None:
         key = classify_key(event)
@@ -100,7 +104,8 @@ def _wire(app: faust.App, shell: Shell, settings: WorkerSettings) -> None:
         if not job:
             return
         state, outputs = jobs.detector.step(jobs.get(job), event)
-        jobs.put(job, state, event.event_time, changed=bool(outputs))
+        # votes come every few seconds; checkpoint on real findings or when due
+        jobs.put(job, state, event.event_time, changed=any(not isinstance(o, HangVote) for o in outputs))
         for out in outputs:
             if isinstance(out, Decision):
                 await shell.emit(out, topic="decisions.proposed", key=out.cluster)
@@ -190,8 +195,9 @@ def declare_internal_topics(settings: WorkerSettings, app: faust.App) -> None:
     """
     from confluent_kafka.admin import AdminClient, NewTopic
 
-    wanted = [NewTopic(table.changelog_topic.get_topic_name(), table.partitions or 6, 1,
-                       config={"cleanup.policy": "compact"}) for table in app.tables.values()]
+    config = {"cleanup.policy": "compact", "max.message.bytes": str(MAX_MESSAGE_BYTES)}
+    wanted = [NewTopic(table.changelog_topic.get_topic_name(), table.partitions or 6, 1, config=config)
+              for table in app.tables.values()]
     wanted.append(NewTopic(f"{app.conf.id}-__assignor-__leader", 1, 1))
     admin = AdminClient(settings.kafka.confluent())
     for name, future in admin.create_topics(wanted, operation_timeout=30).items():

@@ -19,7 +19,7 @@ def job_pipeline(settings: DetectionSettings) -> JobPipeline:
     stages: list[Detector[Any]] = [
         HangDetector(settings.hang), SlowNodeDetector(settings.slow), PolicyDetector(settings.policy),
     ]
-    return JobPipeline(stages, settings.lateness_s)
+    return JobPipeline(stages, settings.lateness_s, settings.max_skew_s)
 
 
 def classifier(settings: DetectionSettings) -> ClassifyDetector:

@@ -26,9 +26,16 @@ class DetectionSettings(BaseModel):
     policy: PolicySettings = Field(default_factory=PolicySettings)
     guards: GuardSettings = Field(default_factory=GuardSettings)
     lateness_s: float = Field(
-        default=10.0, ge=0,
-        description="How long a job's events are held to restore event-time order across topics "
-        "(5 s sampling intervals + producer batching). Later events are processed at once and counted as late.",
+        default=5.0, ge=0,
+        description="Event-time slack below a job's watermark before its events are processed: "
+        "covers disorder inside one periodic source (one 5 s sampling interval). Later events "
+        "are processed at once and counted as late.",
+    )
+    max_skew_s: float = Field(
+        default=60.0, gt=0,
+        description="A periodic source (GPU/network/stack/collective samples) lagging a job's "
+        "newest event by more than this is treated as idle and stops holding the watermark "
+        "(a dead node must not stall its job's detectors). 60 s = 12 sampling intervals.",
     )
 
 

@@ -9,8 +9,10 @@ changelog-backed Faust table (JSON bytes), cached in memory and written behind.
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
+import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -45,7 +47,6 @@ class StageStats:
     """What one agent did since the worker started."""
 
     consumed: int = 0
-    emitted: int = 0
     dead_lettered: int = 0
     max_event_time: datetime | None = None
 
@@ -58,6 +59,7 @@ class Shell:
     kafka: KafkaSettings
     topics: dict[str, faust.TopicT] = field(default_factory=dict)
     stats: dict[str, StageStats] = field(default_factory=dict)
+    emitted: dict[str, int] = field(default_factory=dict)
     decode_owner: dict[str, str] = field(default_factory=dict)
     """physical topic -> the stage that dead-letters its undecodable messages (the first
     agent subscribed to it), so a bad message read by several agents is reported once."""
@@ -80,6 +82,7 @@ class Shell:
         """Publish a derived event on its registry topic (or ``topic``) with the registry key."""
         spec = topic_for(event) if topic is None else BY_NAME[topic]
         key = key if key is not None else spec.key_of(event)
+        self.emitted[spec.name] = self.emitted.get(spec.name, 0) + 1
         await self.topics[spec.name].send(key=key.encode() if key else None, value=encode(event))
 
     async def forward(self, topic: str, key: str, value: bytes) -> None:
@@ -113,9 +116,10 @@ class Shell:
                 await self.dead_letter(stage, _process_letter(event, message, exc))
 
     def summary(self) -> str:
-        """One line of counters per stage, for the periodic stats log."""
-        return "; ".join(f"{k}: in {s.consumed} out {s.emitted} dead {s.dead_lettered}"
-                         for k, s in sorted(self.stats.items()))
+        """Counters per stage (consumed, dead-lettered) and per output topic, for the stats log."""
+        stages = "; ".join(f"{k}: in {s.consumed} dead {s.dead_lettered}" for k, s in sorted(self.stats.items()))
+        outputs = ", ".join(f"{k} {v}" for k, v in sorted(self.emitted.items()))
+        return f"{stages} | out: {outputs or 'nothing yet'}"
 
 
 def _message(record: EventT[Any]) -> Message:
@@ -130,6 +134,21 @@ def _process_letter(event: Event, message: Message, exc: Exception) -> DeadLette
                        error=f"{type(exc).__name__}: {exc}", partition=message.partition,
                        offset=message.offset, key=message.key, cluster=event.cluster,
                        event_time=event.event_time)
+
+
+def pack_state(data: Any) -> str:
+    """A detector's dumped state as compact text for a changelog message.
+
+    Job states hold windows of samples for every rank (hundreds of KB for a 64-node job);
+    deflate shrinks the JSON about tenfold so they stay far below Kafka's message limit.
+    """
+    raw = json.dumps(data, separators=(",", ":")).encode()
+    return base64.b64encode(zlib.compress(raw, 1)).decode("ascii")
+
+
+def unpack_state(text: str) -> Any:
+    """Inverse of :func:`pack_state`."""
+    return json.loads(zlib.decompress(base64.b64decode(text)))
 
 
 class StateTable:
@@ -155,7 +174,7 @@ class StateTable:
         """The live state of ``key``."""
         if key not in self.cache:
             raw = self.table.get(key)
-            self.cache[key] = self.detector.load(json.loads(raw)) if raw else self.detector.initial()
+            self.cache[key] = self.detector.load(unpack_state(raw)) if raw else self.detector.initial()
         return self.cache[key]
 
     def put(self, key: str, state: Any, event_time: datetime, changed: bool) -> None:
@@ -163,7 +182,7 @@ class StateTable:
         self.cache[key] = state
         last = self.written_at.get(key)
         if changed or last is None or (event_time - last).total_seconds() >= self.every_s:
-            self.table[key] = json.dumps(self.detector.dump(state), separators=(",", ":"))
+            self.table[key] = pack_state(self.detector.dump(state))
             self.written_at[key] = event_time
 
     def forget(self) -> None:

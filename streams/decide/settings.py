@@ -38,9 +38,11 @@ class PolicySettings(BaseModel):
     single-point (a shared switch, power or fabric problem): the job restarts in place instead of
     losing node after node. 2 min spans the spread of watchdog timeouts across ranks."""
 
-    slow_node_min_windows: int = Field(default=3, ge=1)
+    slow_node_min_windows: int = Field(default=1, ge=1)
     """A slow-node outlier is acted on once it persisted for at least this many evaluation
-    windows ("persistent slow node"); shorter episodes are noise (GC pauses, data stalls)."""
+    windows. The slow-node detector already requires persistence before it emits (one
+    ``slow_node`` per episode), so by default every emitted outlier is acted on; raise this
+    to demand more evidence than the detector does."""
 
     hang_min_confidence: float = Field(default=0.5, ge=0, le=1)
     """A hang verdict localised to one node is acted on as single-point only at or above this

@@ -49,12 +49,11 @@ def _gather(state: JobState, settings: SlowSettings) -> list[MetricWindow]:
     GPU and RDMA samples of a window in which the job checkpointed or changed phase are
     dropped unjudged: the group then measures I/O or a transition, not the nodes."""
     out: list[MetricWindow] = []
-    dense = state.steps.reports_per_rank() >= settings.min_reports
-    if dense and _enough(state, settings, len(state.steps.nodes())):
-        by_rank = state.steps.rank_values()
+    by_rank = state.steps.rank_values(settings.min_reports)
+    if _enough(state, settings, len(by_rank)):
         values = {n: max(r.values()) for n, r in by_rank.items() if r}
         out.append(MetricWindow(state.steps.metric(), values, by_rank))
-        state.steps = type(state.steps)()
+        state.steps.settle(settings.min_reports)
     steady = not (state.busy or state.disturbed)
     state.disturbed = False
     for metric in (*GPU_METRICS, *NET_METRICS):

@@ -143,9 +143,9 @@ class SlowSettings(BaseModel):
     """A window is evaluated once at least this fraction of the job's known nodes reported;
     otherwise its samples carry over to the next window (slow jobs, sparse reporting)."""
     min_reports: int = Field(default=2, ge=1)
-    """Reports per rank (median over ranks; samples per node for GPU/RDMA) a window needs
-    before it is judged; otherwise it carries over. Two reports let the lower median drop a
-    single spike, and sparse reporters get longer windows instead of noisier ones."""
+    """Reports a rank is judged on at least: its fresh ones, topped up with its latest
+    earlier ones (see ``StepBuffer``); and samples per node a GPU/RDMA window needs, else it
+    carries over. Two let the lower median drop a single spike."""
     persistence: int = Field(default=3, ge=1)
     """Suspect windows needed among the last ``span`` evaluated ones to open an episode."""
     span: int = Field(default=4, ge=1)

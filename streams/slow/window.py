@@ -4,8 +4,9 @@ Samples are appended as events arrive and reduced when the window closes. Every 
 at ``max_samples`` (the newest are dropped once full), so memory is bounded by the job's size.
 Reductions that make a node's value:
 
-- step time: per rank the *lower* median of its samples (one spike in two samples is ignored),
-  then per node the slowest of its ranks, because one slow GPU sets a synchronous job's pace;
+- step time: per rank the *lower* median of its recent reports (at least two, so one spike is
+  ignored), then per node the slowest of its ranks, as one slow GPU sets a synchronous job's
+  pace;
 - GPU: per sample the weakest GPU (min power, min SM activity, max temperature, any slowdown
   bit), then per node the median over samples;
 - RDMA: the median of the node's weakest-port byte rates and of its port-error rates.
@@ -27,45 +28,74 @@ def _push(values: list[float], value: float, cap: int) -> None:
         values.append(value)
 
 
+def _keep(values: list[float], value: float, cap: int) -> None:
+    values.append(value)
+    del values[:-cap]
+
+
+Nested = dict[str, dict[int, list[float]]]
+
+
 @dataclass
 class StepBuffer:
-    """Step samples of one window: node -> rank -> values, separately for compute and step time."""
+    """Step samples per node and rank, separately for compute and step time.
 
-    compute: dict[str, dict[int, list[float]]] = field(default_factory=dict)
-    step: dict[str, dict[int, list[float]]] = field(default_factory=dict)
+    Each rank keeps the reports of the open window (``fresh`` counts them) plus, after a
+    window is judged, its last ``k - 1`` reports as context. A rank is judged on its fresh
+    reports, or on its last ``k`` when it has fewer fresh ones: windows stay short when a
+    slow job reports sparsely, and the lower median of at least two reports still ignores a
+    single spike. A rank without a fresh report is not judged, so no report is counted twice
+    as new evidence.
+    """
+
+    compute: Nested = field(default_factory=dict)
+    step: Nested = field(default_factory=dict)
+    fresh: dict[str, dict[int, int]] = field(default_factory=dict)
 
     def add(self, node: str, rank: int, step_ms: float, compute_ms: float | None, cap: int) -> None:
         """Record one report; ``compute_ms`` is kept apart: it is the metric that localises."""
-        _push(self.step.setdefault(node, {}).setdefault(rank, []), step_ms, cap)
+        _keep(self.step.setdefault(node, {}).setdefault(rank, []), step_ms, cap)
         if compute_ms is not None:
-            _push(self.compute.setdefault(node, {}).setdefault(rank, []), compute_ms, cap)
+            _keep(self.compute.setdefault(node, {}).setdefault(rank, []), compute_ms, cap)
+        ranks = self.fresh.setdefault(node, {})
+        ranks[rank] = min(ranks.get(rank, 0) + 1, cap)
 
     def metric(self) -> str:
-        """``compute_ms`` when any rank reported it in this window, else ``step_time_ms``."""
+        """``compute_ms`` when ranks report it, else ``step_time_ms``."""
         return "compute_ms" if self.compute else "step_time_ms"
 
-    def rank_values(self) -> dict[str, dict[int, float]]:
-        """node -> rank -> lower median of that rank's samples of :meth:`metric`."""
+    def rank_values(self, k: int) -> dict[str, dict[int, float]]:
+        """node -> rank -> lower median of the rank's fresh reports (or its last ``k``), for
+        ranks with a fresh report and at least ``k`` reports."""
         source = self.compute if self.compute else self.step
-        return {n: {r: low_median(v) for r, v in ranks.items()} for n, ranks in source.items()}
+        out: dict[str, dict[int, float]] = {}
+        for node, ranks in self.fresh.items():
+            for rank, count in ranks.items():
+                values = source.get(node, {}).get(rank, [])[-max(count, k):]
+                if count and len(values) >= k:
+                    out.setdefault(node, {})[rank] = low_median(values)
+        return out
 
-    def nodes(self) -> set[str]:
-        """Nodes with at least one report in this window."""
-        return set(self.step)
-
-    def reports_per_rank(self) -> float:
-        """Median number of reports per rank in this window (0 when empty)."""
-        counts = [len(v) for ranks in self.step.values() for v in ranks.values()]
-        return median(counts) if counts else 0.0
+    def settle(self, k: int) -> None:
+        """After a judged window: keep each rank's last ``k - 1`` reports as context."""
+        for nested in (self.compute, self.step):
+            for ranks in nested.values():
+                for values in ranks.values():
+                    del values[: max(len(values) - (k - 1), 0)]
+        self.fresh = {}
 
     def dump(self) -> dict[str, Any]:
         """JSON-ready form (rank keys become strings)."""
-        return {"compute": _dump_nested(self.compute), "step": _dump_nested(self.step)}
+        fresh = {n: {str(r): c for r, c in ranks.items()} for n, ranks in self.fresh.items()}
+        return {"compute": _dump_nested(self.compute), "step": _dump_nested(self.step),
+                "fresh": fresh}
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> StepBuffer:
         """Inverse of :meth:`dump`."""
-        return cls(_load_nested(data["compute"]), _load_nested(data["step"]))
+        fresh = {n: {int(r): int(c) for r, c in ranks.items()}
+                 for n, ranks in data.get("fresh", {}).items()}
+        return cls(_load_nested(data["compute"]), _load_nested(data["step"]), fresh)
 
 
 def _dump_nested(d: dict[str, dict[int, list[float]]]) -> dict[str, dict[str, list[float]]]:

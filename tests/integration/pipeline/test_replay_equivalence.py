@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from producers.kafka import EventProducer
+from producers.kafka import EventProducer, send_paced
 from producers.simulator import FleetConfig, simulate
 from producers.simulator import scenarios as sc
 from schemas import Decision, Event, Fault, HangVerdict, SlowNode, decode
@@ -31,19 +31,20 @@ def _final(events: list[Event]) -> dict[str, str]:
 
 
 def test_streaming_and_replay_agree(kafka: KafkaSettings, worker: Any, consume: Any, tmp_path: Path) -> None:
-    run = simulate(FleetConfig(nodes=6, jobs=2, nodes_per_job=3, duration_s=1200, seed=21, cluster="eq"),
-                   [sc.Hang(job=0, at_s=500, source="single"),
-                    sc.SlowNode(job=1, node=1, at_s=300, slowdown=1.3),
-                    sc.Xid(node=5, gpu=4, xid=13, at_s=200, repeats=50, interval_s=0.5),
-                    sc.Xid(node=4, gpu=1, xid=63, at_s=250)])
+    # two 8-node jobs and one idle node (index 16) whose GPU floods Xid 13
+    run = simulate(FleetConfig(nodes=17, jobs=2, nodes_per_job=8, duration_s=600, seed=21, cluster="eq"),
+                   [sc.Hang(job=0, at_s=330, source="single"),
+                    sc.SlowNode(job=1, node=1, at_s=200, slowdown=1.3),
+                    sc.Xid(node=16, gpu=4, xid=13, at_s=100, repeats=50, interval_s=0.5),
+                    sc.Xid(node=4, gpu=1, xid=63, at_s=150)])
     path = tmp_path / "events.jsonl"
     run.write_jsonl(path)
     out = io.BytesIO()
     replay(path, out)
     replayed = [e for e in map(decode, out.getvalue().splitlines()) if isinstance(e, tuple(COMPARED.values()))]
 
-    with EventProducer(kafka) as producer:
-        producer.send_all(run.events)
+    with EventProducer(kafka) as producer:  # 10x real time: the fleet's own pace, compressed
+        send_paced(producer, run.events, speed=10.0)
     streamed: list[Event] = []
     for topic in COMPARED:
         streamed += [e for _, raw in consume(kafka, topic, idle_s=20, timeout_s=300) if isinstance(e := decode(raw), Event)]

@@ -74,3 +74,21 @@ def test_kernel_lines_go_to_the_classifier_only() -> None:
     assert job_of(kernel, Placements()) is None
     assert classify_key(kernel) == "kernel|n1"
     assert classify_key(_line(0, "t")) == "log|j1"
+
+
+def _gpu(sec: float, eid: str) -> object:
+    from schemas import GpuSample
+
+    return GpuSample(event_id=eid, event_time=T0 + timedelta(seconds=sec), cluster="c", node_id="n1", gpus=())
+
+
+def test_a_lagging_periodic_source_holds_the_watermark_until_it_is_idle() -> None:
+    buf = ReorderBuffer()
+    skew = timedelta(seconds=60)
+    assert buf.push(_gpu(0, "g0"), LATE, skew) == []  # type: ignore[arg-type]
+    # logs race ahead while GPU samples (re-keyed through another topic) lag behind
+    assert buf.push(_line(30, "a"), LATE, skew) == []
+    assert buf.push(_line(50, "b"), LATE, skew) == []
+    assert _ids(buf.push(_gpu(45, "g1"), LATE, skew)) == ["g0", "a"]  # type: ignore[arg-type]
+    # a GPU source lagging by more than the skew is idle: it no longer holds anything back
+    assert _ids(buf.push(_line(200, "c"), LATE, skew)) == ["g1", "b"]

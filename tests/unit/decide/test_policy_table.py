@@ -68,9 +68,10 @@ def test_low_confidence_single_source_is_not_single_point() -> None:
 
 
 def test_persistent_slow_node_replaced_for_the_task_transient_ignored() -> None:
-    out = decide_all([*running_job(until=400), slow(300, "n2", windows=1)])
+    demanding = PolicySettings(slow_node_min_windows=3)
+    out = decide_all([*running_job(until=400), slow(300, "n2", windows=1)], policy=demanding)
     assert out == []
-    out = decide_all([*running_job(until=400), slow(300, "n2", windows=3)])
+    out = decide_all([*running_job(until=400), slow(300, "n2", windows=3)], policy=demanding)
     assert actions(out) == [("checkpoint_now", (), "none"), ("replace_nodes", ("n2",), "task")]
     assert out[1].reason.kind == "slow_node" and out[1].policy_rule == "slow_node_persistent"
 

@@ -53,6 +53,15 @@ def test_a_short_slowdown_does_not_persist_enough() -> None:
     assert out == []
 
 
+def test_sparse_reporting_still_catches_a_slow_node_and_ignores_spikes() -> None:
+    # one report per rank every 20 steps: each window holds one fresh report per rank
+    slow = run_detector(Job(nodes=8, every=20, duration_s=700, factor=slow_from(3, 300)).events())
+    assert [o.node_id for o in slow] == [node_name(3)]
+    assert latency_s(slow[0], 300) <= 150
+    noisy = Job(nodes=16, every=20, duration_s=900, spike_prob=0.02, jitter=0.02)
+    assert run_detector(noisy.events()) == []
+
+
 def test_single_step_spikes_are_not_news() -> None:
     out = run_detector(Job(nodes=16, duration_s=900, spike_prob=0.01, jitter=0.02).events())
     assert out == []

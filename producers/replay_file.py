@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
-import logging
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
-from producers.kafka import EventProducer
-from schemas import DeadLetter, decode
+from producers.kafka import EventProducer, send_paced
+from schemas import DeadLetter, Event, decode
 from schemas.settings import KafkaSettings
 
-log = logging.getLogger(__name__)
 
-
-def produce_file(path: Path, kafka: KafkaSettings, progress_every: int = 100_000) -> int:
-    """Send every valid event of ``path``; returns how many were sent.
-
-    Lines that are not valid v1 events have no topic to go to: they are reported on
-    stderr with their line number and not sent.
-    """
-    sent = 0
-    with EventProducer(kafka) as producer, open(path, "rb") as handle:
+def read_valid(path: Path, progress_every: int = 100_000) -> Iterator[Event]:
+    """The valid events of ``path``; invalid lines are reported on stderr and skipped
+    (with no schema they have no topic to go to)."""
+    count = 0
+    with open(path, "rb") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
@@ -28,8 +23,14 @@ def produce_file(path: Path, kafka: KafkaSettings, progress_every: int = 100_000
             if isinstance(event, DeadLetter):
                 print(f"{path}:{number}: skipped: {event.error}", file=sys.stderr)
                 continue
-            producer.send(event)
-            sent += 1
-            if sent % progress_every == 0:
-                print(f"produce: {sent} events", file=sys.stderr, flush=True)
-    return sent
+            count += 1
+            if count % progress_every == 0:
+                print(f"produce: {count} events", file=sys.stderr, flush=True)
+            yield event
+
+
+def produce_file(path: Path, kafka: KafkaSettings, speed: float | None = None) -> int:
+    """Send every valid event of ``path``, at ``speed`` x its event-time pace (None: as fast
+    as possible); returns how many were sent."""
+    with EventProducer(kafka) as producer:
+        return send_paced(producer, read_valid(path), speed)

@@ -54,7 +54,7 @@ def _replay(args: argparse.Namespace, rest: list[str]) -> int:
 def _produce(args: argparse.Namespace, rest: list[str]) -> int:
     from producers.replay_file import produce_file
 
-    count = produce_file(Path(args.events), kafka_settings(args, os.environ))
+    count = produce_file(Path(args.events), kafka_settings(args, os.environ), speed=args.speed)
     print(f"produced {count} events", file=sys.stderr)
     return 0
 
@@ -82,6 +82,8 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--output", "-o", default="-")
     prod = sub.add_parser("produce", help="publish a JSON-lines file of events to Kafka")
     prod.add_argument("events")
+    prod.add_argument("--speed", type=float, default=None,
+                      help="pace events at this multiple of real time (default: as fast as possible)")
     for name, help_text in DELEGATED_HELP.items():
         sub.add_parser(name, help=help_text, add_help=False)
     return parser

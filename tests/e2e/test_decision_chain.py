@@ -1,0 +1,53 @@
+"""The whole chain: simulated fault -> Kafka -> Faust -> decision -> actuator -> actuation event."""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from producers.kafka import EventProducer, send_paced
+from producers.simulator import FleetConfig, simulate
+from producers.simulator import scenarios as sc
+from schemas import Actuation, Decision, decode
+from schemas.settings import KafkaSettings
+from sinks.actuators.dryrun import DryRunActuator, DryRunSettings
+from sinks.actuators.runner import ActuatorRunner
+
+pytestmark = pytest.mark.e2e
+
+
+def test_an_xid_79_ends_in_an_applied_replace_nodes(kafka: KafkaSettings, worker: Any, consume: Any,
+                                                     tmp_path: Path) -> None:
+    # the fleet starts now, so its decisions are not expired by the time the actuator sees them
+    start = datetime.now(UTC).replace(microsecond=0)
+    run = simulate(FleetConfig(nodes=4, jobs=1, duration_s=420, seed=3, cluster="chain", start=start),
+                   [sc.Xid(node=2, gpu=5, xid=79, at_s=300)])
+    journal = tmp_path / "journal.jsonl"
+    runner = ActuatorRunner(kafka, DryRunActuator(DryRunSettings(journal_path=str(journal))),
+                            f"{kafka.namespace}actuator", tmp_path / "applied.sqlite")
+    stop = threading.Event()
+    thread = threading.Thread(target=runner.run, kwargs={"stop": stop}, daemon=True)
+    thread.start()
+    try:
+        with EventProducer(kafka) as producer:
+            send_paced(producer, run.events, speed=20.0)
+        actuations = [a for _, raw in consume(kafka, "actuations", idle_s=15, timeout_s=240)
+                      if isinstance(a := decode(raw), Actuation)]
+    finally:
+        stop.set()
+        thread.join(timeout=60)
+        runner.close()
+    decisions = {d.decision_id: d for _, raw in consume(kafka, "decisions", idle_s=3)
+                 if isinstance(d := decode(raw), Decision)}
+    replaced = [d for d in decisions.values() if d.action == "replace_nodes"]
+    assert [(d.nodes, d.block_scope) for d in replaced] == [(("node-0003",), "cluster")], worker.tail()
+    applied = {a.decision_id for a in actuations if a.status == "applied"}
+    assert replaced[0].decision_id in applied
+    assert applied <= set(decisions), "an actuation for a decision that was never issued"
+    journaled = [json.loads(line)["decision_id"] for line in journal.read_text().splitlines()]
+    assert sorted(journaled) == sorted(applied), "each applied decision is journaled exactly once"

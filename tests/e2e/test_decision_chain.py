@@ -28,10 +28,17 @@ def test_an_xid_79_ends_in_an_applied_replace_nodes(kafka: KafkaSettings, worker
     run = simulate(FleetConfig(nodes=4, jobs=1, duration_s=420, seed=3, cluster="chain", start=start),
                    [sc.Xid(node=2, gpu=5, xid=79, at_s=300)])
     journal = tmp_path / "journal.jsonl"
-    runner = ActuatorRunner(kafka, DryRunActuator(DryRunSettings(journal_path=str(journal))),
-                            f"{kafka.namespace}actuator", tmp_path / "applied.sqlite")
     stop = threading.Event()
-    thread = threading.Thread(target=runner.run, kwargs={"stop": stop}, daemon=True)
+
+    def actuate() -> None:  # the runner's SQLite store belongs to the thread that opens it
+        runner = ActuatorRunner(kafka, DryRunActuator(DryRunSettings(journal_path=str(journal))),
+                                f"{kafka.namespace}actuator", tmp_path / "applied.sqlite")
+        try:
+            runner.run(stop=stop)
+        finally:
+            runner.close()
+
+    thread = threading.Thread(target=actuate, daemon=True)
     thread.start()
     try:
         with EventProducer(kafka) as producer:
@@ -41,13 +48,12 @@ def test_an_xid_79_ends_in_an_applied_replace_nodes(kafka: KafkaSettings, worker
     finally:
         stop.set()
         thread.join(timeout=60)
-        runner.close()
     decisions = {d.decision_id: d for _, raw in consume(kafka, "decisions", idle_s=3)
                  if isinstance(d := decode(raw), Decision)}
     replaced = [d for d in decisions.values() if d.action == "replace_nodes"]
     assert [(d.nodes, d.block_scope) for d in replaced] == [(("node-0003",), "cluster")], worker.tail()
     applied = {a.decision_id for a in actuations if a.status == "applied"}
-    assert replaced[0].decision_id in applied
+    assert replaced[0].decision_id in applied, [(a.status, a.detail) for a in actuations]
     assert applied <= set(decisions), "an actuation for a decision that was never issued"
     journaled = [json.loads(line)["decision_id"] for line in journal.read_text().splitlines()]
     assert sorted(journaled) == sorted(applied), "each applied decision is journaled exactly once"

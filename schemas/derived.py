@@ -48,6 +48,10 @@ class Fault(Event):
     last_seen: UtcTime | None = None
     gpu_index: int | None = None
     attempt: int | None = None
+    gpu_pci: str | None = None
+    """PCI address of the GPU the line names (``0000:3b:00``), when it names one."""
+    action: str | None = None
+    """The vendor's recommended action for this fault (e.g. the Xid catalog's), when known."""
 
 
 class HangSignals(_Part):

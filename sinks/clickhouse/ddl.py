@@ -99,8 +99,23 @@ def _v1(database: str) -> tuple[str, ...]:
     return tuple(create_table(spec, database) for spec in TABLES) + create_views(database)
 
 
+def _add_columns(table: str, names: tuple[str, ...]) -> Callable[[str], tuple[str, ...]]:
+    """A migration adding model fields that a later v1 extension brought to ``table``.
+
+    Fresh databases already have them from migration 1 (generated from the models), hence
+    ``IF NOT EXISTS``; databases created before the extension get them here.
+    """
+    def render(database: str) -> tuple[str, ...]:
+        spec = next(s for s in TABLES if s.table == table)
+        cols = {c.name: c for c in columns(spec)}
+        return tuple(f"ALTER TABLE {qualified(database, table)} ADD COLUMN IF NOT EXISTS "
+                     f"{ident(name)} {cols[name].ch_type}" for name in names)
+    return render
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "derived tables and views", _v1),
+    Migration(2, "fault.gpu_pci and fault.action", _add_columns("faults", ("gpu_pci", "action"))),
 )
 
 

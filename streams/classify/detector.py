@@ -156,7 +156,7 @@ class ClassifyDetector:
             node_id=line.node_id, job_id=line.job_id, rank=line.rank, category=found.category,
             family=found.family, level=found.level, blame=blame, explicit=True, xid=found.xid,
             rule_id=found.rule_id, evidence=evidence, first_seen=first_seen, count=1,
-            last_seen=first_seen, gpu_index=found.gpu_index,
+            last_seen=first_seen, gpu_index=found.gpu_index, gpu_pci=found.pci, action=found.action,
         )
         state.bursts[key] = Burst(fault, 1, first_seen)
         if state.sweep_after is None or first_seen + self._quiet < state.sweep_after:

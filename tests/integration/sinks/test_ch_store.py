@@ -39,14 +39,16 @@ def _count(store: Store, table: str, final: bool = True) -> int:
 def test_migrate_twice_is_a_noop(ch: ClickHouseSettings) -> None:
     store = connect(ch)
     try:
-        assert store.migrate() == 1
+        from sinks.clickhouse.ddl import MIGRATIONS
+
+        assert store.migrate() == len(MIGRATIONS)
         assert store.migrate() == 0
-        assert store.applied_versions() == {1}
+        assert store.applied_versions() == {m.version for m in MIGRATIONS}
         _, rows = store.query(f"SELECT name FROM system.tables WHERE database = '{ch.database}'")
         names = {r[0] for r in rows}
         assert {"faults", "decisions", "dead_letters", "schema_migrations", "node_faults"} <= names
         _, ledger = store.query(f"SELECT count() FROM `{ch.database}`.schema_migrations")
-        assert ledger[0][0] == 1
+        assert ledger[0][0] == len(MIGRATIONS)
     finally:
         store.command(f"DROP DATABASE `{ch.database}`")
         store.close()
@@ -109,3 +111,22 @@ def test_unreachable_server_is_retryable() -> None:
 
 def test_free_path_has_no_holder(tmp_path: Path) -> None:
     assert busy_holder(tmp_path) is None
+
+
+def test_a_database_from_before_the_fault_extension_gains_its_columns(ch: ClickHouseSettings) -> None:
+    """Migration 2 adds fault.gpu_pci/action to a faults table made without them, and is a
+    no-op where migration 1 already made them."""
+    from sinks.clickhouse import ddl
+
+    store = connect(ch)
+    try:
+        store.migrate()  # migration 2 ran on a table that already had the columns
+        db = ch.effective_database
+        store.command(f"ALTER TABLE {db}.faults DROP COLUMN gpu_pci, DROP COLUMN action")
+        for statement in ddl.MIGRATIONS[1].render(db):
+            store.command(statement)
+        _, rows = store.query(f"SELECT name FROM system.columns WHERE database = '{db}' "
+                              "AND table = 'faults' AND name IN ('gpu_pci', 'action')")
+        assert sorted(r[0] for r in rows) == ["action", "gpu_pci"]
+    finally:
+        store.close()

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from producers.kafka import EventProducer
+from producers.kafka import EventProducer, send_paced
 from producers.simulator import FleetConfig, simulate
 from producers.simulator import scenarios as sc
 from schemas.settings import KafkaSettings
@@ -52,8 +52,8 @@ def test_simulated_faults_reach_clickhouse(kafka: KafkaSettings, worker: Any, tm
     ch = ClickHouseSettings(dsn=dsn)
     sink = _sink(kafka, dsn, tmp_path / "sink.log")
     try:
-        with EventProducer(kafka) as producer:
-            producer.send_all(run.events)
+        with EventProducer(kafka) as producer:  # 20x real time (see README: event time and replay)
+            send_paced(producer, run.events, speed=20.0)
         hang = next(t for t in run.truth if t.kind == "hang")
         faults = _wait_rows(ch, "SELECT node_id, category, xid FROM faultline.faults FINAL",
                             lambda rows: any(r[1] == "gpu_memory_ecc" for r in rows))

@@ -28,7 +28,8 @@ from streams.slow.alibaba import job_events, step_at, worker_node
 from streams.slow.detector import SlowNodeDetector
 from streams.slow.settings import SlowSettings
 
-ALIBABA_DIR = Path("/work/shared/data/alibaba-pai-minibatch")
+ALIBABA_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "alibaba-pai-minibatch"
+"""The real traces, in the shared folder that sits beside the repository (../shared)."""
 
 
 def _job_key(event: Event, node_jobs: dict[str, str]) -> str | None:

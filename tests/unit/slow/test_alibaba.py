@@ -16,7 +16,9 @@ import pytest
 from streams.slow.alibaba import read_rows
 from streams.slow.evaluate import ALIBABA_DIR, alibaba_report
 
-pytestmark = pytest.mark.skipif(not ALIBABA_DIR.is_dir(), reason=f"no data in {ALIBABA_DIR}")
+
+def test_the_shared_traces_are_beside_the_repository() -> None:
+    assert ALIBABA_DIR.is_dir(), f"the Alibaba PAI traces belong in {ALIBABA_DIR} (../shared beside the repo)"
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 KAFKA_PORT ?= 9092
 
-.PHONY: demo test test-unit bench kafka-up kafka-down venv schemas typecheck clean
+.PHONY: demo test test-unit lint bench chaos kafka-up kafka-down venv schemas typecheck clean
 
 venv: $(STAMP)
 
@@ -27,7 +27,7 @@ test-unit: venv
 	$(PY) -m pytest -q tests/unit
 
 bench: venv
-	$(PY) -m streams.bench
+	$(PY) -m tests.bench.run
 
 kafka-up: venv
 	$(PY) -m deploy.local_kafka up --port $(KAFKA_PORT)
@@ -39,6 +39,11 @@ schemas: venv
 	$(PY) -m schemas.export
 
 typecheck: venv
+	$(PY) -m mypy
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
 
 clean:

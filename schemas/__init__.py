@@ -3,7 +3,7 @@
 This package imports nothing else from the repository; everything else may import it.
 """
 
-from schemas.codec import decode, dead_letter, encode
+from schemas.codec import dead_letter, decode, encode
 from schemas.derived import (
     Actuation,
     DeadLetter,

@@ -24,7 +24,6 @@ from faust.types import EventT, StreamT, TableT
 from schemas import DeadLetter, Event, dead_letter, decode, encode, topic_for
 from schemas.registry import BY_NAME, TOPICS
 from schemas.settings import KafkaSettings
-from streams.core.detector import Detector
 
 log = logging.getLogger("faultline.streams")
 

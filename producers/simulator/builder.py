@@ -14,8 +14,7 @@ from dataclasses import dataclass
 
 from producers.simulator import xids
 from producers.simulator.config import FleetConfig, JobLayout
-from producers.simulator.scenarios import (Hang, Heterogeneity, LongCheckpoint, LongEval, Oom,
-                                           Scenario, SlowNode, Xid)
+from producers.simulator.scenarios import Hang, Heterogeneity, LongCheckpoint, LongEval, Oom, Scenario, SlowNode, Xid
 from producers.simulator.speed import build_speed
 from producers.simulator.timeline import HangState, JobTimeline, Mark, Phase, PhaseKind
 from producers.simulator.truth import Truth

@@ -13,10 +13,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from schemas import CollectiveProgress, GpuSample, LogLine, NetSample, StackSample, StepProgress
 from producers.simulator import collectives, gpu, net, stacks, texts
 from producers.simulator.factory import EventFactory, Item
 from producers.simulator.timeline import ACTIVE_ROLES, JobTimeline
+from schemas import CollectiveProgress, GpuSample, LogLine, NetSample, StackSample, StepProgress
 
 T = TypeVar("T")
 STEP_REPORT_MAX_DELAY_MS = 30
@@ -34,7 +34,7 @@ class Periodic(Generic[T]):
     @classmethod
     def of(cls, interval_ms: int, entities: Sequence[T], rng: random.Random) -> Periodic[T]:
         """Give each entity a seeded offset in ``[0, interval_ms)``, sorted for bisection."""
-        pairs = sorted(((rng.randrange(interval_ms), i) for i in range(len(entities))))
+        pairs = sorted((rng.randrange(interval_ms), i) for i in range(len(entities)))
         return cls(interval_ms, tuple(o for o, _ in pairs), tuple(entities[i] for _, i in pairs))
 
     def due(self, a: int, b: int) -> Iterator[tuple[int, T]]:

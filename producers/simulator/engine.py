@@ -13,7 +13,6 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from schemas import Event
 from producers.simulator import emitters, gpu, incidents, net
 from producers.simulator.builder import build_timeline, job_scenarios, resolve_node
 from producers.simulator.config import FleetConfig, layouts, node_id
@@ -23,6 +22,7 @@ from producers.simulator.scenarios import Scenario, Xid
 from producers.simulator.timeline import JobTimeline
 from producers.simulator.truth import Truth
 from producers.simulator.validate import check_scenarios
+from schemas import Event
 
 WINDOW_MS = 1000
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from schemas import JobEvent, LogLine
 from producers.simulator import texts, xids
 from producers.simulator.builder import resolve_node
 from producers.simulator.collectives import PER_STEP
@@ -19,6 +18,7 @@ from producers.simulator.factory import EventFactory, Item
 from producers.simulator.scenarios import Scenario, Xid
 from producers.simulator.timeline import JobTimeline, Mark
 from producers.simulator.truth import Truth
+from schemas import JobEvent, LogLine
 
 LIFECYCLE = {"submitted", "scheduled", "initialized", "running", "failed", "finished"}
 MAX_WATCHDOG_LINES = 64

@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from schemas import Event, encode
 from producers.simulator.truth import Truth
+from schemas import Event, encode
 
 
 def write_jsonl(events: Iterable[Event], path: str | Path) -> int:

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from schemas import Event
 from producers.simulator import output
 from producers.simulator.config import FleetConfig
 from producers.simulator.engine import Simulation
 from producers.simulator.scenarios import Scenario
 from producers.simulator.truth import Truth
+from schemas import Event
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Union, get_args
+from typing import Any, ClassVar, Literal, get_args
 
 HangSource = Literal["single", "two", "uniform"]
 SlowCause = Literal["thermal", "nic"]
@@ -112,7 +112,7 @@ class Heterogeneity:
     spike_prob: float = 0.005
 
 
-Scenario = Union[Hang, SlowNode, Xid, Oom, LongCheckpoint, LongEval, Heterogeneity]
+Scenario = Hang | SlowNode | Xid | Oom | LongCheckpoint | LongEval | Heterogeneity
 
 BY_NAME: dict[str, type[Any]] = {
     "hang": Hang, "slow_node": SlowNode, "slownode": SlowNode, "slow": SlowNode, "xid": Xid,

@@ -112,7 +112,7 @@ def format_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """An aligned text table with a header and a row count; zero rows still prints the header."""
     cells = [[_cell(v) for v in row] for row in rows]
     widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
-    line = lambda values: "  ".join(v.ljust(w) for v, w in zip(values, widths)).rstrip()  # noqa: E731
+    line = lambda values: "  ".join(v.ljust(w) for v, w in zip(values, widths, strict=True)).rstrip()  # noqa: E731
     out = [line(list(columns)), line(["-" * w for w in widths])]
     out += [line(r) for r in cells]
     out.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")

@@ -15,12 +15,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from schemas import Decision, Event, JobEvent
-
-END_OF_INPUT = datetime.max.replace(tzinfo=UTC)
-"""The flush time that closes every open burst: nothing more will arrive."""
 from streams.core.detector import Detector, JsonData
 from streams.core.reorder import ReorderBuffer
 from streams.core.routing import Placements, classify_key, job_of
+
+END_OF_INPUT = datetime.max.replace(tzinfo=UTC)
+"""The flush time that closes every open burst: nothing more will arrive."""
 
 
 class Stages:

@@ -25,7 +25,6 @@ from typing import Any
 
 from schemas import Event, decode, format_time, parse_time
 
-
 PERIODIC_KINDS = frozenset({"gpu_sample", "net_sample", "stack_sample", "collective_progress"})
 
 

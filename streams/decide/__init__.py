@@ -7,13 +7,12 @@ Two pure detectors, so the stage scales across Faust workers:
 - :class:`GuardDetector` (one state per ``cluster``): proposed decisions + job events ->
   the final decisions published on ``decisions`` (passed, downgraded or refused).
 
-:func:`decide_all` runs both over a list of events. Imports only ``schemas`` and the
+Imports only ``schemas`` and the
 standard library (and pydantic for the settings, as ``schemas`` does).
 """
 
-from streams.decide.chain import decide_all
 from streams.decide.guards import GuardDetector
 from streams.decide.policy import PolicyDetector
 from streams.decide.settings import GuardSettings, PolicySettings
 
-__all__ = ["GuardDetector", "GuardSettings", "PolicyDetector", "PolicySettings", "decide_all"]
+__all__ = ["GuardDetector", "GuardSettings", "PolicyDetector", "PolicySettings"]

@@ -13,7 +13,6 @@ I/O freezes stacks in I/O frames and idles the GPUs without spinning them.
 from __future__ import annotations
 
 from schemas import JobEvent
-
 from streams.hang.settings import HangSettings
 from streams.hang.state import AttemptState, JobState, seconds, to_us
 

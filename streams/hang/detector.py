@@ -23,7 +23,6 @@ from schemas import (
     StackSample,
     StepProgress,
 )
-
 from streams.hang import ingest
 from streams.hang.context import apply_job_event, votes_allowed
 from streams.hang.settings import HangSettings

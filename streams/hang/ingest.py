@@ -11,7 +11,6 @@ from collections import deque
 from typing import Any
 
 from schemas import CollectiveProgress, GpuSample, LogLine, NetSample, StackSample, StepProgress
-
 from streams.hang.settings import HangSettings
 from streams.hang.state import MAX_POINTS, JobState, Snapshot, StackRun, seconds, to_us
 

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from statistics import median
 
 from schemas import Localization
-
 from streams.hang.settings import HangSettings
 from streams.hang.state import JobState, Snapshot, seconds
 

@@ -76,7 +76,7 @@ def _net_flat_since(points: deque[NetPoint], floor: int, s: HangSettings) -> int
     """Start of the trailing run of flat RDMA intervals after ``floor``; None if the last moves."""
     since = None
     pts = list(points)
-    for (t0, b0), (t1, b1) in zip(reversed(pts[:-1]), reversed(pts[1:])):
+    for (t0, b0), (t1, b1) in zip(reversed(pts[:-1]), reversed(pts[1:]), strict=True):
         rate = (b1 - b0) / max((t1 - t0) / 1e6, 1e-6)
         if t0 < floor or b1 < b0 or rate > s.rdma_flat_bps:
             break

@@ -12,7 +12,6 @@ from __future__ import annotations
 from statistics import median_low
 
 from schemas import Event, HangSignals, HangVerdict, HangVote, derived_id
-
 from streams.hang.context import explained, overrun
 from streams.hang.localize import localize
 from streams.hang.probes import Probe, run_probes

@@ -17,8 +17,8 @@ from schemas import Decision, Event, Fault, JobEvent, Placement, StepProgress, d
 from schemas.settings import KafkaSettings
 from sinks.actuators.dryrun import DryRunActuator, DryRunSettings
 from sinks.actuators.runner import ActuatorRunner
-from streams.decide import GuardSettings, decide_all
-
+from streams.decide import GuardSettings
+from tests.unit.decide.decide_chain import decide_all
 
 pytestmark = pytest.mark.integration
 

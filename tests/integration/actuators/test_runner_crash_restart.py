@@ -7,21 +7,18 @@ whose multiplicity is checked, the ``actuations`` topic the reported outcome.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
 import sys
 import time
-import uuid
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from confluent_kafka import Producer
-
 from actuator_kafka import journal, read_actuations
+from confluent_kafka import Producer
 
 from schemas import Decision, Guard, Reason, derived_id, encode
 from schemas.settings import KafkaSettings

@@ -6,7 +6,6 @@ without colliding with other packages' conftest modules.
 
 from __future__ import annotations
 
-import os
 import time
 import uuid
 from collections.abc import Sequence

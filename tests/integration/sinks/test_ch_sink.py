@@ -7,8 +7,8 @@ import time
 from collections.abc import Callable, Iterator
 
 import pytest
-
 from ch_sink_helpers import T0, committed, every_kind, produce, random_name, read_topic
+
 from schemas import DeadLetter, Fault, GpuSample, decode, encode
 from schemas.settings import KafkaSettings
 from sinks.clickhouse.settings import ClickHouseSettings

@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from ch_sink_helpers import every_kind, produce, random_name
+
 from schemas.settings import KafkaSettings
 from sinks.clickhouse.settings import ClickHouseSettings
 

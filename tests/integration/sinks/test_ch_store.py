@@ -7,8 +7,8 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-
 from ch_sink_helpers import T0, every_kind
+
 from schemas import Decision, Fault, Reason
 from sinks.clickhouse.errors import PermanentError, RetryableError
 from sinks.clickhouse.settings import ClickHouseSettings

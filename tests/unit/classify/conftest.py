@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from streams.classify.classifier import Classifier
-from streams.classify.evaluate import Sample, parse_samples
 from streams.classify.kb import load_kb
 from streams.classify.model import KnowledgeBase
+from tests.bench.classify_eval import Sample, parse_samples
 
 LABELLED = Path(__file__).parents[2] / "data" / "classify" / "labelled.jsonl"
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from streams.classify.classifier import Classifier
-from streams.classify.evaluate import Sample, evaluate
 from streams.classify.model import TAXONOMY_CATEGORIES
+from tests.bench.classify_eval import Sample, evaluate
 
 MIN_RECALL = 0.98
 MAX_FP_RATE = 0.01

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from decide_chain import decide_all
 from decide_events import at, fault, job
 
 from schemas import Decision, Event, Reason, derived_id
-from streams.decide import GuardDetector, GuardSettings, decide_all
+from streams.decide import GuardDetector, GuardSettings
 from streams.decide.guard_state import ClusterState
 
 

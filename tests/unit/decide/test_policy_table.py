@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from decide_chain import decide_all
 from decide_events import at, fault, hang, job, running_job, slow, steps
 
 from schemas import Decision, derived_id
-from streams.decide import GuardSettings, PolicySettings, decide_all
+from streams.decide import GuardSettings, PolicySettings
 
 
 def actions(decisions: list[Decision]) -> list[tuple[str, tuple[str, ...], str]]:

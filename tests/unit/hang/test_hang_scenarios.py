@@ -10,7 +10,7 @@ from producers.simulator import FleetConfig, simulate
 from producers.simulator import scenarios as sc
 from schemas import HangVerdict
 from streams.hang import HangSettings
-from streams.hang.evaluate import detect, route
+from tests.bench.hang_eval import detect, route
 
 
 def verdicts_of(scenarios: list[Any], seed: int, nodes: int = 4, duration_s: float = 1200.0,

@@ -16,7 +16,7 @@ def test_healthy_job_votes_every_eval_and_never_hangs() -> None:
     assert len(vs) >= (900 - 15) // 5 - 2
     assert all(not v.hang and v.votes == 0 for v in vs)
     ends = [v.window_end for v in vs]
-    assert all((b - a).total_seconds() == 5 for a, b in zip(ends, ends[1:]))
+    assert all((b - a).total_seconds() == 5 for a, b in zip(ends, ends[1:], strict=False))
     assert not verdicts(out)
 
 

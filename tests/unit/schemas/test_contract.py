@@ -19,10 +19,10 @@ from schemas import (
     decode,
     derived_id,
     encode,
+    export,
     physical,
     topic_for,
 )
-from schemas import export
 from schemas.registry import BY_NAME, TOPICS, logical
 
 T0 = datetime(2026, 11, 22, 8, 0, 0, 123000, tzinfo=UTC)

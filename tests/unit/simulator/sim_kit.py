@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import datetime
-from functools import lru_cache
+from functools import cache
 from typing import Any, TypeVar
 
 from producers.simulator import FleetConfig, Run, simulate
@@ -16,7 +16,7 @@ E = TypeVar("E", bound=Event)
 SMALL = FleetConfig(nodes=4, duration_s=900, seed=11, checkpoint_every_s=300)
 
 
-@lru_cache(maxsize=None)
+@cache
 def cached_run(config: FleetConfig, scenarios: tuple[Any, ...]) -> Run:
     """One simulation per (config, scenarios) for the whole test session."""
     return simulate(config, list(scenarios))

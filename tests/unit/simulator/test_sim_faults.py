@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from sim_kit import at, of, sc, small
 
 from producers.simulator import xids
 from schemas import GpuSample, JobEvent, LogLine, StackSample
-from sim_kit import at, of, sc, small
 
 NVRM = re.compile(r"^NVRM: Xid \(PCI:0000:[0-9a-f]{2}:00\): (\d+), ")
 CATEGORIES = {79: "gpu_fallen_off_bus", 48: "gpu_memory_ecc", 63: "gpu_memory_ecc",

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from producers.simulator import Run
-from schemas import (CollectiveProgress, GpuSample, JobEvent, LogLine, NetSample, StackSample,
-                     StepProgress)
 from sim_kit import at, between, of, sc, small
+
+from producers.simulator import Run
+from schemas import CollectiveProgress, GpuSample, JobEvent, LogLine, NetSample, StackSample, StepProgress
 
 ONSET = 400.0
 
@@ -65,7 +65,7 @@ def test_single_source_stack_and_gpu_stand_out() -> None:
 def test_rdma_counters_go_flat_on_every_node_of_the_job() -> None:
     run = _hang()
     for node in ("node-0001", "node-0004"):
-        nets = between(of(run, NetSample, lambda e: e.node_id == node), run, ONSET + 6, 900)
+        nets = between(of(run, NetSample, lambda e, node=node: e.node_id == node), run, ONSET + 6, 900)
         assert len(nets) > 10
         totals = {n.ports[0].tx_bytes_total for n in nets}
         assert totals == {nets[0].ports[0].tx_bytes_total}

@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from sim_kit import sc, small
 
 from producers.simulator import FleetConfig, Truth, read_truth, simulate
 from producers.simulator.cli import main
 from producers.simulator.scenarios import Hang, Xid, parse
 from schemas import decode
-from sim_kit import sc, small
 
 
 def test_truth_dict_round_trip() -> None:

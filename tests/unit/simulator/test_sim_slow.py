@@ -5,10 +5,10 @@ from __future__ import annotations
 from statistics import median
 
 import pytest
+from sim_kit import at, between, of, sc, small
 
 from producers.simulator import Run
 from schemas import GpuSample, JobEvent, NetSample, StepProgress
-from sim_kit import at, between, of, sc, small
 
 AT = 300.0
 
@@ -74,7 +74,7 @@ def test_heterogeneity_gives_stable_node_factors_within_spread() -> None:
     assert len(factors) == 4 and all(0.95 <= f <= 1.05 for f in factors)
     medians = [_compute(run, range(8 * n, 8 * n + 8), 60, 900) for n in range(4)]
     base = medians[0] / factors[0]
-    for m, f in zip(medians, factors):
+    for m, f in zip(medians, factors, strict=True):
         assert m / base == pytest.approx(f, abs=0.01)
 
 
@@ -91,7 +91,7 @@ def test_slow_node_in_one_job_leaves_the_other_job_alone() -> None:
     (truth,) = run.truth
     assert truth.job_id == "job-0001" and truth.node_ids == ("node-0003",)
     for job, ratio in (("job-0000", 1.0), ("job-0001", 1.5)):
-        steps = of(run, StepProgress, lambda e: e.job_id == job and e.rank == 8)
+        steps = of(run, StepProgress, lambda e, job=job: e.job_id == job and e.rank == 8)
         before = median(r.step_time_ms for r in between(steps, run, 30, 100))
         after = median(r.step_time_ms for r in between(steps, run, 400, 590))
         assert after / before == pytest.approx(ratio, abs=0.05)

@@ -5,11 +5,21 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from sim_kit import SMALL, of, sc, small
 
 from producers.simulator import FleetConfig, iter_events, simulate
-from schemas import (EVENT_KINDS, CollectiveProgress, GpuSample, JobEvent, LogLine, NetSample,
-                     StackSample, StepProgress, decode, encode)
-from sim_kit import SMALL, of, sc, small
+from schemas import (
+    EVENT_KINDS,
+    CollectiveProgress,
+    GpuSample,
+    JobEvent,
+    LogLine,
+    NetSample,
+    StackSample,
+    StepProgress,
+    decode,
+    encode,
+)
 
 TELEMETRY = {"gpu_sample", "net_sample", "log_line", "stack_sample", "collective_progress",
              "job_event", "step_progress"}

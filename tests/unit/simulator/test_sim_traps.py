@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from sim_kit import between, of, sc, small
+
 from producers.simulator import Run
 from producers.simulator.stacks import CHECKPOINT
-from schemas import (CollectiveProgress, GpuSample, JobEvent, LogLine, NetSample, StackSample,
-                     StepProgress)
-from sim_kit import between, of, sc, small
+from schemas import CollectiveProgress, GpuSample, JobEvent, LogLine, NetSample, StackSample, StepProgress
 
 
 def _window(run: Run, kind: str) -> tuple[float, float]:

@@ -56,7 +56,7 @@ def test_faults_version_on_count_and_nullable_lowcardinality_node() -> None:
 def test_rows_encode_nested_objects_as_json_and_tuples_as_lists(make: Any) -> None:
     event = make.verdict()
     spec = spec_for(event)
-    row = dict(zip([c.name for c in columns(spec)], to_row(spec, event, 42)))
+    row = dict(zip([c.name for c in columns(spec)], to_row(spec, event, 42), strict=True))
     assert row["schema"] == "hang_verdict/v1"
     assert row["source_ranks"] == [3] and row["source_nodes"] == ["n2"]
     assert json.loads(row["signals"])["metrics_idle"] is None
@@ -68,7 +68,7 @@ def test_rows_encode_nested_objects_as_json_and_tuples_as_lists(make: Any) -> No
 def test_optional_nested_object_is_null_not_json_null(make: Any) -> None:
     event = make.decision(guard=None)
     spec = spec_for(event)
-    row = dict(zip([c.name for c in columns(spec)], to_row(spec, event, 1)))
+    row = dict(zip([c.name for c in columns(spec)], to_row(spec, event, 1), strict=True))
     assert row["guard"] is None
     assert json.loads(row["reason"])["cause_ids"] == ["f1"]
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from streams.slow.alibaba import read_rows
-from streams.slow.evaluate import ALIBABA_DIR, alibaba_report
+from tests.bench.alibaba import read_rows
+from tests.bench.slow_eval import ALIBABA_DIR, alibaba_report
 
 
 def test_the_shared_traces_are_beside_the_repository() -> None:

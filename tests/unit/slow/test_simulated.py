@@ -52,7 +52,7 @@ def test_a_125x_slow_node_is_caught_within_two_minutes(
 
 
 def test_a_multi_job_fleet_blames_the_right_job() -> None:
-    from streams.slow.evaluate import detect
+    from tests.bench.slow_eval import detect
 
     run_jobs = simulator.FleetConfig(nodes=24, jobs=3, duration_s=480, seed=11, cluster="sim")
     run = simulator.simulate(run_jobs, [sc.SlowNode(job=1, node=2, at_s=240, slowdown=1.3)])

@@ -1,6 +1,6 @@
 """Scoring the classifier on a labelled set: per-category recall and benign false positives.
 
-Shared by the unit tests and ``python -m streams.classify.bench``. Pure: the caller loads
+Shared by the unit tests and ``python -m tests.bench.classify_bench``. Pure: the caller loads
 the samples (see :func:`parse_samples`).
 """
 

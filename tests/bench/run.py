@@ -19,9 +19,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 PARTS = [
-    ("classifier", [sys.executable, "-m", "streams.classify.bench"]),
-    ("hang detection", [sys.executable, "-m", "streams.hang.evaluate", "--scenarios", "40", "--seed", "1"]),
-    ("slow nodes", [sys.executable, "-m", "streams.slow.evaluate", "--scenarios", "40", "--seed", "1"]),
+    ("classifier", [sys.executable, "-m", "tests.bench.classify_bench"]),
+    ("hang detection", [sys.executable, "-m", "tests.bench.hang_eval", "--scenarios", "40", "--seed", "1"]),
+    ("slow nodes", [sys.executable, "-m", "tests.bench.slow_eval", "--scenarios", "40", "--seed", "1"]),
 ]
 
 

@@ -1,6 +1,6 @@
 """Evaluate the hang detector on randomized simulated scenarios.
 
-    python -m streams.hang.evaluate --scenarios 40 --seed 1
+    python -m tests.bench.hang_eval --scenarios 40 --seed 1
 
 Scenario ``i`` draws (from ``seed`` and ``i`` only) a job size, an onset and a kind, cycling
 through the kinds so every batch mixes them: hang with a single source, two sources or a
@@ -24,7 +24,6 @@ from typing import Any
 from producers.simulator import FleetConfig, simulate
 from producers.simulator import scenarios as sc
 from schemas import Event, GpuSample, HangVerdict, JobEvent, NetSample
-
 from streams.hang.detector import HangDetector
 from streams.hang.settings import HangSettings
 from streams.hang.state import JobState
@@ -175,7 +174,7 @@ def evaluate(n: int = 40, seed: int = 1, healthy_runs: int = 2,
 
 def main(argv: Sequence[str] | None = None) -> int:
     """CLI entry point; prints the figures (text, or JSON with ``--json``)."""
-    parser = argparse.ArgumentParser(prog="python -m streams.hang.evaluate", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.hang_eval", description=__doc__.split("\n")[0])
     parser.add_argument("--scenarios", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--healthy-runs", type=int, default=2, help="healthy fleets of 4 jobs x 1 h")

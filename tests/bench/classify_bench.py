@@ -1,4 +1,4 @@
-"""``python -m streams.classify.bench``: classifier throughput and quality figures.
+"""``python -m tests.bench.classify_bench``: classifier throughput and quality figures.
 
 Prints lines/s on one core for a typical training-log mix (mostly benign: iteration lines,
 NCCL INFO, progress bars, warnings; about 1 in 200 lines a fault) and on the labelled set,
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from streams.classify.classifier import Classifier
-from streams.classify.evaluate import Report, Sample, evaluate, parse_samples
 from streams.classify.kb import load_kb
+from tests.bench.classify_eval import Report, Sample, evaluate, parse_samples
 
 DEFAULT_LABELLED = Path("tests/data/classify/labelled.jsonl")
 
@@ -69,7 +69,7 @@ def throughput(classifier: Classifier, lines: Sequence[tuple[str, str]], repeat:
 
 def print_report(report: Report, out: object = sys.stdout) -> None:
     """Per-category recall, overall recall and the benign FP rate, then misses and false alarms."""
-    write = getattr(out, "write")
+    write = out.write
     for category, recall in report.category_recall().items():
         write(f"  recall {category:<28} {recall:6.1%}  ({report.hits[category]}/{report.per_category[category]})\n")
     write(f"recall {report.recall:.2%} on {report.faults} fault lines; ")

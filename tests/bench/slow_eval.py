@@ -1,7 +1,7 @@
 """Evaluate the slow-node detector: simulated fleets (precision, recall, latency, false
 positives per 1000 node-hours) and the real Alibaba PAI mini-batch traces.
 
-    python -m streams.slow.evaluate --scenarios 40 --seed 1
+    python -m tests.bench.slow_eval --scenarios 40 --seed 1
 
 Each randomized scenario is one synchronous job of 8 to 64 nodes from the shared simulator
 with one slow node (thermal or NIC, slowdown 1.25 to 2.0) injected at a random time, with or
@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from schemas import Event, GpuSample, JobEvent, NetSample, SlowNode, StepProgress
-from streams.slow.alibaba import job_events, step_at, worker_node
 from streams.slow.detector import SlowNodeDetector
 from streams.slow.settings import SlowSettings
+from tests.bench.alibaba import job_events, step_at
 
 ALIBABA_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "alibaba-pai-minibatch"
 """The real traces, in the shared folder that sits beside the repository (../shared)."""

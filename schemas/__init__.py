@@ -14,6 +14,7 @@ from schemas.derived import (
     HangSignals,
     HangVerdict,
     HangVote,
+    Incident,
     Localization,
     Reason,
     SlowNode,
@@ -35,7 +36,7 @@ from schemas.telemetry import (
 __all__ = [
     "BY_NAME", "EVENT_KINDS", "TOPICS", "Actuation", "CollectiveProgress", "DeadLetter",
     "Decision", "EttInterval", "Event", "Fault", "GpuSample", "GpuStats", "Guard", "HangSignals",
-    "HangVerdict", "HangVote", "JobEvent", "Localization", "LogLine", "NetPort", "NetSample",
+    "HangVerdict", "HangVote", "Incident", "JobEvent", "Localization", "LogLine", "NetPort", "NetSample",
     "Placement", "Reason", "SlowNode", "StackSample", "StepProgress", "TopicSpec", "dead_letter",
     "decode", "derived_id", "encode", "format_time", "parse_time", "physical", "topic_for",
 ]

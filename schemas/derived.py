@@ -195,6 +195,28 @@ class EttInterval(Event):
     start: UtcTime
     end: UtcTime
     cause_id: str | None = None
+    gpus: int | None = Field(default=None, ge=0)
+    """v1 extension: ranks in the attempt's placement, for GPU-hours."""
+
+
+class Incident(Event):
+    """v1 extension: a job's faults of one incident window, one root cause and its cascade.
+
+    Re-issued with the same ``incident_id`` as the incident grows (more cascade, later
+    ``last_seen``); consumers keep the row with the latest ``last_seen``.
+    """
+
+    KIND = "incident"
+    incident_id: str
+    job_id: str
+    attempt: int = Field(ge=0)
+    root_cause: str | None = None
+    cascade: tuple[str, ...] = ()
+    category: str
+    blame: Blame
+    nodes: tuple[str, ...] = ()
+    first_seen: UtcTime
+    last_seen: UtcTime
 
 
 DeadLetterStage = Literal["decode", "validate", "process", "sink"]

@@ -17,6 +17,7 @@ from schemas.derived import (
     Fault,
     HangVerdict,
     HangVote,
+    Incident,
     SlowNode,
 )
 from schemas.envelope import Event
@@ -66,6 +67,7 @@ TOPICS: tuple[TopicSpec, ...] = (
     TopicSpec("decisions", (Decision,), ("job_id",)),
     TopicSpec("actuations", (Actuation,), ("decision_id",)),
     TopicSpec("ett.intervals", (EttInterval,), ("job_id",)),
+    TopicSpec("incidents", (Incident,), ("job_id",)),
     TopicSpec("deadletter", (DeadLetter,), ("source_topic",), partitions=1),
     # Internal plumbing of the Faust topology (not part of the public contract):
     # node-keyed samples and faults re-keyed by the job whose placement holds the node,

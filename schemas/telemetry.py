@@ -73,6 +73,8 @@ class LogLine(Event):
     rank: int | None = Field(default=None, ge=0)
     source: LogSource
     line: str
+    attempt: int | None = Field(default=None, ge=0)
+    """v1 extension: the job attempt that wrote the line, when the producer knows it."""
 
 
 class StackSample(Event):

@@ -116,6 +116,8 @@ def _add_columns(table: str, names: tuple[str, ...]) -> Callable[[str], tuple[st
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "derived tables and views", _v1),
     Migration(2, "fault.gpu_pci and fault.action", _add_columns("faults", ("gpu_pci", "action"))),
+    Migration(3, "ett_interval.gpus", _add_columns("ett_intervals", ("gpus",))),
+    Migration(4, "incidents table", lambda database: (create_table(next(s for s in TABLES if s.table == "incidents"), database),)),
 )
 
 

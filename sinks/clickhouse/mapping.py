@@ -28,6 +28,7 @@ from schemas import (
     Fault,
     HangVerdict,
     HangVote,
+    Incident,
     SlowNode,
 )
 
@@ -82,6 +83,7 @@ TABLES: tuple[TableSpec, ...] = (
     TableSpec("actuations", Actuation, "event_id"),
     TableSpec("ett_intervals", EttInterval, "event_id"),
     TableSpec("dead_letters", DeadLetter, "event_id"),
+    TableSpec("incidents", Incident, "incident_id", version="last_seen", partition_time="first_seen"),
 )
 
 BY_MODEL: dict[type[Event], TableSpec] = {spec.model: spec for spec in TABLES}

@@ -121,7 +121,7 @@ def test_every_contract_kind_is_registered() -> None:
     kinds = {name.split("/")[0] for name in EVENT_KINDS}
     assert kinds == {"gpu_sample", "net_sample", "log_line", "stack_sample", "collective_progress",
                      "job_event", "step_progress", "fault", "hang_vote", "hang_verdict", "slow_node",
-                     "decision", "actuation", "ett_interval", "dead_letter"}
+                     "decision", "actuation", "ett_interval", "incident", "dead_letter"}
 
 
 def test_derived_ids_are_deterministic_and_cause_sensitive() -> None:

@@ -26,7 +26,6 @@ from types import TracebackType
 
 from pydantic import BaseModel, ConfigDict
 
-from schemas.registry import TOPICS
 from schemas.settings import KafkaSettings
 
 REPO = Path(__file__).resolve().parent.parent
@@ -190,9 +189,9 @@ class LocalKafka:
                 return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
         return "(no broker log)"
 
-    def create_topics(self, kafka: KafkaSettings, partitions: int | None = None) -> list[str]:
+    def create_topics(self, kafka: KafkaSettings, app_id: str | None = None) -> list[str]:
         """Create every registry topic under ``kafka.namespace``; existing ones are kept."""
-        return create_registry_topics(kafka, partitions)
+        return create_registry_topics(kafka, app_id)
 
     def stop(self, timeout_s: float = 30.0) -> None:
         """Stop the broker (SIGTERM, then SIGKILL after ``timeout_s``); a no-op if not running."""
@@ -235,21 +234,14 @@ def stop_pid(pid: int, timeout_s: float) -> None:
         return
 
 
-def create_registry_topics(kafka: KafkaSettings, partitions: int | None = None) -> list[str]:
-    """Create every registry topic (with its partition count) under the namespace; returns names."""
-    from confluent_kafka import KafkaError
-    from confluent_kafka.admin import AdminClient, NewTopic
+def create_registry_topics(kafka: KafkaSettings, app_id: str | None = None) -> list[str]:
+    """Create the pipeline's topics through the one provisioning path (``faultline topics create``)."""
+    from streams.topics import TopicError, create_topics
 
-    admin = AdminClient(kafka.confluent())
-    wanted = [NewTopic(kafka.topic(s.name), partitions or s.partitions, 1) for s in TOPICS]
-    for name, future in admin.create_topics(wanted, operation_timeout=30).items():
-        try:
-            future.result()
-        except Exception as exc:  # noqa: BLE001 - inspected below; only "exists" is fine
-            err = exc.args[0] if exc.args else None
-            if not (isinstance(err, KafkaError) and err.code() == KafkaError.TOPIC_ALREADY_EXISTS):
-                raise LauncherError(f"creating topic {name} failed: {exc}") from exc
-    return [t.topic for t in wanted]
+    try:
+        return create_topics(kafka, app_id)
+    except TopicError as exc:
+        raise LauncherError(str(exc)) from exc
 
 
 def _running(settings: LocalKafkaSettings) -> tuple[int, int] | None:
@@ -296,7 +288,8 @@ def _command(command: str, settings: LocalKafkaSettings, running: tuple[int, int
         _say(f"already running: pid {running[0]} on 127.0.0.1:{running[1]}")
     else:
         broker = LocalKafka(settings).start()
-        broker.create_topics(KafkaSettings(bootstrap_servers=broker.bootstrap, namespace=namespace))
+        kafka = KafkaSettings(bootstrap_servers=broker.bootstrap, namespace=namespace)
+        broker.create_topics(kafka, f"{namespace}pipeline")
         broker.process = None  # leave it running after this command exits
     return 0
 

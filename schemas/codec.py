@@ -1,23 +1,42 @@
 """Wire codec: ``encode(model) -> bytes`` and ``decode(bytes) -> model | DeadLetter``.
 
-``decode`` never raises on bad input: anything that is not UTF-8 JSON, has no known
-``schema`` or fails validation comes back as a :class:`DeadLetter` carrying the raw bytes
-(base64), the reason and the stage (``decode`` or ``validate``).
+``decode`` never raises, whatever it is given (any size, any nesting depth, any bytes):
+anything that is not UTF-8 JSON, has no known ``schema``, belongs to another topic, or fails
+validation comes back as a :class:`DeadLetter` carrying the raw bytes (base64, at most
+:data:`MAX_RAW_BYTES` of them, plus the full length and SHA-256), the reason naming the
+field, and the stage (``decode`` or ``validate``).
+
+Validation is strict (the contract says what a field is): JSON is validated straight from
+the bytes into the model (pydantic's JSON mode, no intermediate dict), with no coercion:
+numbers are not timestamps, ``1`` is not ``true``, ``1.0`` is not an integer, ``NaN`` and
+infinities are rejected, times must carry an offset.
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
-import uuid
+import re
 from datetime import UTC, datetime
-from typing import Any
 
 from pydantic import ValidationError
 
 from schemas.derived import DeadLetter, DeadLetterStage
 from schemas.envelope import Event
-from schemas.registry import EVENT_KINDS
+from schemas.ids import derived_id
+from schemas.registry import BY_NAME, EVENT_KINDS
+
+MAX_RAW_BYTES = 256 * 1024
+"""Bytes of an undecodable value kept in its dead letter (base64: ~342 KB), far below the
+broker's default 1 MB message limit however large the original was."""
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+"""Event time of a dead letter whose source gave no time (deterministic, unlike 'now')."""
+
+_SCHEMA = re.compile(rb'"schema"\s*:\s*"([^"\\]{1,64})"')
+"""The ``schema`` member, found without parsing the whole value (dispatch before validation)."""
+_CLUSTER = re.compile(rb'"cluster"\s*:\s*"([^"\\]{1,200})"')
 
 
 def encode(event: Event) -> bytes:
@@ -37,27 +56,27 @@ def dead_letter(
     cluster: str = "unknown",
     event_time: datetime | None = None,
 ) -> DeadLetter:
-    """A dead-letter event for ``raw``; its id is derived from where the message came from."""
-    where = f"{source_topic}/{partition}/{offset}" if offset >= 0 else uuid.uuid4().hex
+    """A dead-letter event for ``raw``.
+
+    Its id is derived from where the message came from (topic, partition, offset), the stage
+    and the hash of its bytes, so processing the same message again gives the same id.
+    ``event_time`` defaults to the epoch: pass the message's timestamp when there is one.
+    """
+    digest = hashlib.sha256(raw).hexdigest()
     return DeadLetter(
-        event_id=uuid.uuid5(uuid.NAMESPACE_URL, f"faultline:deadletter:{stage}:{where}").hex,
-        event_time=event_time or datetime.now(UTC),
+        event_id=derived_id("dead_letter", source_topic, stage, partition, offset, digest),
+        event_time=event_time or EPOCH,
         cluster=cluster,
         source_topic=source_topic,
         partition=partition,
         offset=offset,
         stage=stage,
         error=error[:2000],
-        raw=base64.b64encode(raw).decode("ascii"),
+        raw=base64.b64encode(raw[:MAX_RAW_BYTES]).decode("ascii"),
         key=key,
+        raw_bytes=len(raw),
+        raw_sha256=digest,
     )
-
-
-def _parse(raw: bytes) -> dict[str, Any]:
-    obj = json.loads(raw.decode("utf-8"))
-    if not isinstance(obj, dict):
-        raise ValueError(f"expected a JSON object, got {type(obj).__name__}")
-    return obj
 
 
 def decode(
@@ -67,33 +86,56 @@ def decode(
     partition: int = -1,
     offset: int = -1,
     key: str | None = None,
+    topic: str | None = None,
+    event_time: datetime | None = None,
 ) -> Event | DeadLetter:
     """Decode one message value into its v1 model, or a DeadLetter saying why not.
 
-    A ``DeadLetter`` is returned (never raised) for invalid UTF-8, invalid JSON, a value that
-    is not an object, an unknown or missing ``schema``, and any validation failure.
+    ``topic`` (a registry name) restricts the accepted kinds to those the topic carries.
+    ``source_topic``/``partition``/``offset``/``key``/``event_time`` only describe the
+    message for its dead letter.
     """
-    data = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
+    data = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else bytes(raw)
 
-    def letter(stage: DeadLetterStage, error: str, cluster: str = "unknown") -> DeadLetter:
+    def letter(stage: DeadLetterStage, error: str) -> DeadLetter:
+        found = _CLUSTER.search(data)
+        cluster = found.group(1).decode("utf-8", "replace") if found else "unknown"
         return dead_letter(data, source_topic=source_topic, stage=stage, error=error, partition=partition,
-                           offset=offset, key=key, cluster=cluster)
+                           offset=offset, key=key, cluster=cluster, event_time=event_time)
 
-    try:
-        obj = _parse(data)
-    except (UnicodeDecodeError, ValueError) as exc:
-        return letter("decode", f"{type(exc).__name__}: {exc}")
-    given = obj.get("cluster")
-    cluster = given if isinstance(given, str) and given else "unknown"
-    model = EVENT_KINDS.get(str(obj.get("schema")))
+    found = _SCHEMA.search(data)
+    name = found.group(1).decode("utf-8", "replace") if found else None
+    model = EVENT_KINDS.get(name) if name else None
     if model is None:
-        return letter("decode", f"unknown schema {obj.get('schema')!r}", cluster)
+        return letter("decode", _undecodable(data, name))
+    if topic is not None and topic in BY_NAME and model not in BY_NAME[topic].kinds:
+        return letter("validate", f"schema {name!r} does not belong on topic {topic!r}")
     try:
-        return model.model_validate(obj)
+        return model.model_validate_json(data, strict=True)
     except ValidationError as exc:
-        return letter("validate", f"{model.schema_name()}: {exc.error_count()} error(s): {_summary(exc)}", cluster)
+        stage: DeadLetterStage = "decode" if _is_json_error(exc) else "validate"
+        return letter(stage, f"{model.schema_name()}: {exc.error_count()} error(s): {_summary(exc)}")
+    except (ValueError, RecursionError, MemoryError) as exc:  # defensive: the contract is "never raises"
+        return letter("decode", f"{type(exc).__name__}: {exc}")
+
+
+def _undecodable(data: bytes, name: str | None) -> str:
+    """Why a value without a known schema is bad: not JSON, not an object, or an unknown kind."""
+    if name is not None:
+        return f"unknown schema {name!r}"
+    try:
+        obj = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        return f"{type(exc).__name__}: {str(exc)[:300]}"
+    if not isinstance(obj, dict):
+        return f"expected a JSON object, got {type(obj).__name__}"
+    return f"unknown schema {obj.get('schema')!r}"
+
+
+def _is_json_error(exc: ValidationError) -> bool:
+    return any(e["type"] == "json_invalid" for e in exc.errors())
 
 
 def _summary(exc: ValidationError) -> str:
-    parts = [f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()[:5]]
+    parts = [f"{'.'.join(str(p) for p in e['loc']) or '<value>'}: {e['msg']}" for e in exc.errors()[:5]]
     return "; ".join(parts)

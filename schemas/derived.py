@@ -18,7 +18,7 @@ Blame = Literal["node", "network", "job", "storage"]
 
 
 class _Part(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="ignore")
+    model_config = ConfigDict(frozen=True, extra="ignore", allow_inf_nan=False)
 
 
 class Fault(Event):
@@ -233,3 +233,9 @@ class DeadLetter(Event):
     error: str
     raw: str = ""
     key: str | None = None
+    # v1 extensions (optional, additive): a dead letter stays under the broker's message
+    # limit, so ``raw`` keeps at most the first MAX_RAW_BYTES of the original value.
+    raw_bytes: int | None = Field(default=None, ge=0)
+    """Length of the original value in bytes (``raw`` may hold only its beginning)."""
+    raw_sha256: str | None = None
+    """SHA-256 (hex) of the whole original value."""

@@ -15,6 +15,7 @@ from pydantic import (
     ConfigDict,
     Field,
     PlainSerializer,
+    field_validator,
     model_validator,
 )
 
@@ -51,7 +52,7 @@ class Event(BaseModel):
     ``"<KIND>/v1"``. Unknown extra fields are ignored, as the contract requires.
     """
 
-    model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True, allow_inf_nan=False)
 
     KIND: ClassVar[str] = ""
     VERSION: ClassVar[int] = 1
@@ -66,19 +67,19 @@ class Event(BaseModel):
         """The wire value of ``schema`` for this model, e.g. ``"gpu_sample/v1"``."""
         return f"{cls.KIND}/v{cls.VERSION}"
 
-    @model_validator(mode="before")
+    @field_validator("schema_")
     @classmethod
-    def _fill_schema(cls, data: Any) -> Any:
-        if isinstance(data, dict) and cls.KIND:
-            given = data.get("schema", data.get("schema_"))
-            if given not in (None, "", cls.schema_name()):
-                raise ValueError(f"schema {given!r} is not {cls.schema_name()!r}")
-            data = {**data, "schema": cls.schema_name()}
-            data.pop("schema_", None)
-        return data
+    def _own_schema(cls, given: str) -> str:
+        # An after-validator (not a "before" one) so that JSON input is validated as JSON,
+        # strictly, without first being turned into a Python dict.
+        if cls.KIND and given not in ("", cls.schema_name()):
+            raise ValueError(f"schema {given!r} is not {cls.schema_name()!r}")
+        return given
 
     @model_validator(mode="after")
     def _utc_times(self) -> Event:
+        if self.KIND and not self.schema_:
+            object.__setattr__(self, "schema_", self.schema_name())
         for name, value in self.__dict__.items():
             if isinstance(value, datetime) and value.utcoffset() != UTC.utcoffset(None):
                 object.__setattr__(self, name, _to_utc(value))

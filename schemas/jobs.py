@@ -25,7 +25,7 @@ JobEventKind = Literal[
 class Placement(BaseModel):
     """Where one rank of a job runs."""
 
-    model_config = ConfigDict(frozen=True, extra="ignore")
+    model_config = ConfigDict(frozen=True, extra="ignore", allow_inf_nan=False)
     rank: int = Field(ge=0)
     node_id: str = Field(min_length=1)
 

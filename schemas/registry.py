@@ -1,4 +1,4 @@
-"""The topic registry: the only place topic names, keys and partition counts live.
+"""The topic registry: the only place topic names and keys live (partition counts are settings).
 
 Every topic is addressed by its logical name (``"telemetry.gpu"``); the physical name
 adds a configurable namespace prefix (default ``"faultline."``) so several pipelines can
@@ -39,7 +39,6 @@ class TopicSpec:
     name: str
     kinds: tuple[type[Event], ...]
     key_fields: tuple[str, ...]
-    partitions: int = 6
     internal: bool = False
 
     def key_of(self, event: Event) -> str | None:
@@ -68,12 +67,14 @@ TOPICS: tuple[TopicSpec, ...] = (
     TopicSpec("actuations", (Actuation,), ("decision_id",)),
     TopicSpec("ett.intervals", (EttInterval,), ("job_id",)),
     TopicSpec("incidents", (Incident,), ("job_id",)),
-    TopicSpec("deadletter", (DeadLetter,), ("source_topic",), partitions=1),
-    # Internal plumbing of the Faust topology (not part of the public contract):
+    TopicSpec("deadletter", (DeadLetter,), ("source_topic",)),
+    # Internal plumbing of the topology (streams.topology; not part of the public contract):
+    # each job's placement split per node, keyed by node (co-partitioned with node telemetry),
+    TopicSpec("placements.feed", (JobEvent,), ("node_id",), internal=True),
     # node-keyed samples and faults re-keyed by the job whose placement holds the node,
     TopicSpec("jobs.feed", (GpuSample, NetSample, Fault), ("job_id",), internal=True),
-    # and per-job policy proposals re-keyed by cluster for the cluster-wide guards.
-    TopicSpec("decisions.proposed", (Decision,), ("cluster",), internal=True),
+    # and per-job policy proposals plus lifecycle, keyed by cluster, for the cluster-wide guards.
+    TopicSpec("guards.feed", (Decision, JobEvent), ("cluster",), internal=True),
 )
 
 BY_NAME: dict[str, TopicSpec] = {spec.name: spec for spec in TOPICS}

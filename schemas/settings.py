@@ -27,6 +27,17 @@ class KafkaSettings(BaseModel):
     sasl_password: SecretStr | None = None
     ssl_ca_location: str | None = None
     client_id: str = Field(default="faultline", min_length=1)
+    partitions: int = Field(
+        default=6, ge=1,
+        description="Partitions of every topic the pipeline creates (registry and changelog topics): "
+        "the most workers that can share the work. Co-partitioned topics need the same count, so "
+        "it is one value. Production: at least the number of workers you plan to run.",
+    )
+    replication_factor: int = Field(
+        default=1, ge=1,
+        description="Replication factor of every topic the pipeline creates. 1 suits the embedded "
+        "single-node broker; production clusters want 3 (with min.insync.replicas=2).",
+    )
 
     def topic(self, name: str) -> str:
         """The physical name of registry topic ``name`` under this namespace."""
@@ -62,5 +73,7 @@ def kafka_from(env: Mapping[str, str], *, bootstrap: str | None = None,
         "sasl_username": env.get("FAULTLINE_KAFKA_SASL_USERNAME"),
         "sasl_password": env.get("FAULTLINE_KAFKA_SASL_PASSWORD"),
         "ssl_ca_location": env.get("FAULTLINE_KAFKA_SSL_CA"),
+        "partitions": env.get("FAULTLINE_KAFKA_PARTITIONS"),
+        "replication_factor": env.get("FAULTLINE_KAFKA_REPLICATION_FACTOR"),
     }
     return KafkaSettings(**{k: v for k, v in values.items() if v is not None})

@@ -12,7 +12,7 @@ from schemas.envelope import Event, UtcTime
 class _Part(BaseModel):
     """A nested, frozen, forward-compatible object inside an event."""
 
-    model_config = ConfigDict(frozen=True, extra="ignore")
+    model_config = ConfigDict(frozen=True, extra="ignore", allow_inf_nan=False)
 
 
 class GpuStats(_Part):

@@ -7,6 +7,8 @@ read here and nowhere else:
     FAULTLINE_NAMESPACE            topic prefix                (default "faultline.")
     FAULTLINE_KAFKA_SECURITY_PROTOCOL, FAULTLINE_KAFKA_SASL_MECHANISM,
     FAULTLINE_KAFKA_SASL_USERNAME, FAULTLINE_KAFKA_SASL_PASSWORD, FAULTLINE_KAFKA_SSL_CA
+    FAULTLINE_KAFKA_PARTITIONS     partitions of every topic it creates        (default 6)
+    FAULTLINE_KAFKA_REPLICATION_FACTOR  replication of every topic it creates  (default 1)
     FAULTLINE_CLICKHOUSE_DSN       chdb:///path or http(s)://user:pass@host:8123/db
 """
 
@@ -59,6 +61,12 @@ def _produce(args: argparse.Namespace, rest: list[str]) -> int:
     return 0
 
 
+def _topics(args: argparse.Namespace, rest: list[str]) -> int:
+    from streams.topics import topics_main
+
+    return topics_main(rest, kafka_settings(args, os.environ))
+
+
 def _delegate(target: str) -> Command:
     """A subcommand implemented elsewhere as ``main(argv) -> int``."""
     def run(args: argparse.Namespace, rest: list[str]) -> int:
@@ -84,6 +92,8 @@ def _parser() -> argparse.ArgumentParser:
     prod.add_argument("events")
     prod.add_argument("--speed", type=float, default=None,
                       help="pace events at this multiple of real time (default: as fast as possible)")
+    sub.add_parser("topics", help="create the pipeline's topics: 'faultline topics create [--app-id ID]'",
+                   add_help=False)
     for name, help_text in DELEGATED_HELP.items():
         sub.add_parser(name, help=help_text, add_help=False)
     return parser
@@ -109,7 +119,9 @@ DELEGATED_HELP = {
     "kafka": "local Kafka broker: up | down | status",
     "demo": "the whole pipeline on a simulated fleet",
 }
-COMMANDS: dict[str, Command] = {"worker": _worker, "replay": _replay, "produce": _produce}
+COMMANDS: dict[str, Command] = {"worker": _worker, "replay": _replay, "produce": _produce, "topics": _topics}
+PASS_THROUGH = frozenset({"topics"})
+"""Native commands that parse the rest of the command line themselves."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,7 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in DELEGATED:
         rest = argv[argv.index(args.command) + 1:]
         return _delegate(DELEGATED[args.command])(args, rest)
-    if rest:
+    if args.command in PASS_THROUGH:
+        rest = argv[argv.index(args.command) + 1:]
+    elif rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     return COMMANDS[args.command](args, rest)
 

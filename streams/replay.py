@@ -2,7 +2,7 @@
 
 Input lines are decoded (a bad line becomes a ``dead_letter`` event with stage ``decode``
 or ``validate``, its line number as offset), sorted into event-time order, fed through the
-same chain the Faust agents run (``streams.core.chain.Chain``), and every derived event is
+stages the Faust worker runs (``streams.topology``, in a ``LocalRunner``), and every derived event is
 written as one JSON line. The output is a pure function of the input file and the
 detection settings: two runs give the same bytes.
 """
@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import IO
 
 from schemas import DeadLetter, Event, decode, encode
-from streams import detectors
+from streams import topology
 from streams.core.reorder import order_key
+from streams.core.topology import LocalRunner
 from streams.settings import DetectionSettings
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -52,13 +53,13 @@ def read_events(lines: Iterable[bytes | str], source: str) -> tuple[list[Event],
 def run_chain(events: list[Event], settings: DetectionSettings,
               progress: Callable[[int, int], None] | None = None) -> Iterator[Event]:
     """Every derived event the chain produces for ``events`` (already in event-time order)."""
-    chain = detectors.chain(settings)
+    runner = LocalRunner(topology.build(settings))
     for index, event in enumerate(events, start=1):
-        yield from chain.feed(event)
+        yield from runner.feed(event)
         if progress is not None and index % 100_000 == 0:
             progress(index, len(events))
     if events:
-        yield from chain.flush(events[-1].event_time)
+        yield from runner.flush(events[-1].event_time)
 
 
 def replay(source: Path, output: IO[bytes], settings: DetectionSettings | None = None,

@@ -59,6 +59,7 @@ class Shell:
     topics: dict[str, faust.TopicT] = field(default_factory=dict)
     stats: dict[str, StageStats] = field(default_factory=dict)
     emitted: dict[str, int] = field(default_factory=dict)
+    _logical: dict[str, str] = field(default_factory=dict)
     decode_owner: dict[str, str] = field(default_factory=dict)
     """physical topic -> the stage that dead-letters its undecodable messages (the first
     agent subscribed to it), so a bad message read by several agents is reported once."""
@@ -67,8 +68,9 @@ class Shell:
         for spec in TOPICS:
             self.topics[spec.name] = self.app.topic(
                 self.kafka.topic(spec.name), key_serializer="raw", value_serializer="raw",
-                partitions=spec.partitions, internal=False,
+                partitions=self.kafka.partitions, internal=False,
             )
+        self._logical = {self.kafka.topic(spec.name): spec.name for spec in TOPICS}
 
     def source(self, stage: str, *names: str) -> faust.TopicT:
         """One Faust topic object subscribed to several registry topics (co-partitioned)."""
@@ -84,9 +86,14 @@ class Shell:
         self.emitted[spec.name] = self.emitted.get(spec.name, 0) + 1
         await self.topics[spec.name].send(key=key.encode() if key else None, value=encode(event))
 
-    async def forward(self, topic: str, key: str, value: bytes) -> None:
-        """Re-key raw bytes onto an internal topic without re-encoding them."""
-        await self.topics[topic].send(key=key.encode(), value=value)
+    async def forward(self, topic: str, key: str | None, value: bytes) -> None:
+        """Re-key raw bytes onto another topic without re-encoding them."""
+        self.emitted[topic] = self.emitted.get(topic, 0) + 1
+        await self.topics[topic].send(key=key.encode() if key else None, value=value)
+
+    def logical(self, physical_topic: str) -> str:
+        """The registry name of a physical topic of this namespace."""
+        return self._logical[physical_topic]
 
     async def dead_letter(self, stage: str, letter: DeadLetter) -> None:
         """Publish ``letter`` to the dead-letter topic and count it."""

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -96,12 +96,17 @@ def worker(kafka: KafkaSettings, tmp_path: Path) -> Iterator[WorkerProcess]:
         proc.stop()
 
 
+Messages = list[tuple[str | None, bytes]]
+
+
 def consume_topic(kafka: KafkaSettings, topic: str, *, until: int | None = None,
-                  timeout_s: float = 60.0, idle_s: float = 5.0) -> list[tuple[str | None, bytes]]:
+                  timeout_s: float = 60.0, idle_s: float = 5.0,
+                  stop_when: Callable[[Messages], bool] | None = None) -> Messages:
     """Read (key, value) pairs of a registry topic from the beginning.
 
-    Stops when ``until`` messages were read, when nothing new arrived for ``idle_s`` after
-    at least one message (or ``until`` is None and the topic stays empty), or at ``timeout_s``.
+    Stops when ``stop_when(messages so far)`` holds (the condition a test waits for; then
+    silence never ends the wait), when ``until`` messages were read, when nothing new arrived
+    for ``idle_s`` after at least one message (only without ``stop_when``), or at ``timeout_s``.
     """
     from confluent_kafka import Consumer
 
@@ -113,9 +118,11 @@ def consume_topic(kafka: KafkaSettings, topic: str, *, until: int | None = None,
     last = time.monotonic()
     try:
         while time.monotonic() < deadline and (until is None or len(out) < until):
+            if stop_when is not None and out and stop_when(out):
+                break
             msg = consumer.poll(0.5)
             if msg is None or msg.error():
-                if out and until is None and time.monotonic() - last > idle_s:
+                if out and until is None and stop_when is None and time.monotonic() - last > idle_s:
                     break
                 continue
             key = msg.key().decode() if msg.key() else None

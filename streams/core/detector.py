@@ -13,6 +13,8 @@ exactly like ``s``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -20,6 +22,24 @@ from schemas import Event
 
 S = TypeVar("S")
 JsonData = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Forward:
+    """An output that re-keys ``event`` onto another topic of the topology.
+
+    Routing stages emit it (e.g. a GPU sample forwarded to the job whose placement holds its
+    node, under ``key`` = that job). ``topic`` is a registry topic name; the shell publishes
+    the event there with ``key`` instead of the registry's key fields.
+    """
+
+    topic: str
+    key: str
+    event: Event
+
+
+Output = Event | Forward
+"""What a detector emits: a derived event (published on its registry topic) or a Forward."""
 
 
 class Detector(Protocol, Generic[S]):
@@ -31,14 +51,14 @@ class Detector(Protocol, Generic[S]):
         """A fresh state for a key never seen before."""
         ...
 
-    def step(self, state: S, event: Event) -> tuple[S, list[Event]]:
+    def step(self, state: S, event: Event) -> tuple[S, Sequence[Output]]:
         """Feed one event of this key; returns the new state and the derived events it causes.
 
         Events the detector does not consume are ignored (returned state unchanged, no output).
         """
         ...
 
-    def flush(self, state: S, now: datetime) -> tuple[S, list[Event]]:
+    def flush(self, state: S, now: datetime) -> tuple[S, Sequence[Output]]:
         """Close whatever is open as of event time ``now`` (end of a replay or a watermark).
 
         Called by replay at the end of its input and by the streaming shell when the

@@ -43,12 +43,21 @@ def test_an_xid_79_ends_in_an_applied_replace_nodes(kafka: KafkaSettings, worker
     try:
         with EventProducer(kafka) as producer:
             send_paced(producer, run.events, speed=20.0)
-        actuations = [a for _, raw in consume(kafka, "actuations", idle_s=15, timeout_s=240)
+        def replacement_applied(messages: list[tuple[str | None, bytes]]) -> bool:
+            return any(isinstance(a := decode(raw), Actuation) and a.status == "applied"
+                       and "replace_nodes" in a.detail for _, raw in messages)
+
+        actuations = [a for _, raw in consume(kafka, "actuations", stop_when=replacement_applied, timeout_s=240)
                       if isinstance(a := decode(raw), Actuation)]
     finally:
         stop.set()
         thread.join(timeout=60)
-    decisions = {d.decision_id: d for _, raw in consume(kafka, "decisions", idle_s=3)
+    issued = {a.decision_id for a in actuations}
+
+    def all_issued(messages: list[tuple[str | None, bytes]]) -> bool:
+        return issued <= {d.decision_id for _, raw in messages if isinstance(d := decode(raw), Decision)}
+
+    decisions = {d.decision_id: d for _, raw in consume(kafka, "decisions", stop_when=all_issued, timeout_s=60)
                  if isinstance(d := decode(raw), Decision)}
     replaced = [d for d in decisions.values() if d.action == "replace_nodes"]
     assert [(d.nodes, d.block_scope) for d in replaced] == [(("node-0003",), "cluster")], worker.tail()

@@ -28,7 +28,10 @@ def test_a_flood_of_one_xid_becomes_one_fault(kafka: KafkaSettings, worker: Any,
             producer.send(_kernel(i, i / 1000, XID))
         # event time moves on (another node's benign line 5 minutes later): the burst's quiet window passes
         producer.send(_kernel(LINES, 400, "EXT4-fs (md0): re-mounted. Opts: (null)", node="node-0032"))
-    faults = [f for _, raw in consume(kafka, "faults.classified", idle_s=45, timeout_s=420)
+    def final_count_seen(messages: list[tuple[str | None, bytes]]) -> bool:
+        return any(isinstance(f := decode(raw), Fault) and f.count == LINES for _, raw in messages)
+
+    faults = [f for _, raw in consume(kafka, "faults.classified", stop_when=final_count_seen, timeout_s=420)
               if isinstance(f := decode(raw), Fault)]
     assert {f.fault_id for f in faults} and len({f.fault_id for f in faults}) == 1, worker.tail()
     assert max(f.count for f in faults) == LINES, worker.tail()

@@ -45,10 +45,17 @@ def test_streaming_and_replay_agree(kafka: KafkaSettings, worker: Any, consume: 
 
     with EventProducer(kafka) as producer:  # 10x real time: the fleet's own pace, compressed
         send_paced(producer, run.events, speed=10.0)
+    expected = _final(replayed)
     streamed: list[Event] = []
-    for topic in COMPARED:
-        streamed += [e for _, raw in consume(kafka, topic, idle_s=20, timeout_s=300) if isinstance(e := decode(raw), Event)]
+    for topic, kind in COMPARED.items():
+        wanted = {k: v for k, v in expected.items() if isinstance(decode(v), kind)}
 
-    expected, got = _final(replayed), _final(streamed)
+        def complete(messages: list[tuple[str | None, bytes]], wanted: dict[str, str] = wanted) -> bool:
+            seen = _final([e for _, raw in messages if isinstance(e := decode(raw), Event)])
+            return all(seen.get(k) == v for k, v in wanted.items())
+
+        streamed += [e for _, raw in consume(kafka, topic, stop_when=complete, timeout_s=300)
+                     if isinstance(e := decode(raw), Event)]
+    got = _final(streamed)
     assert {type(decode(v)).__name__ for v in expected.values()} >= {"Fault", "HangVerdict", "SlowNode", "Decision"}
     assert got == expected, worker.tail()

@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from schemas import Fault, JobEvent, LogLine, Placement
+from streams.core.detector import Forward
 from streams.core.reorder import ReorderBuffer
-from streams.core.routing import Placements, classify_key, job_of
+from streams.core.routing import LifecycleFanout, NodeRouter, classify_key, job_key
 
 T0 = datetime(2026, 11, 22, tzinfo=UTC)
 LATE = timedelta(seconds=10)
@@ -58,22 +59,65 @@ def _fault(node: str | None, job: str | None) -> Fault:
                  rule_id="r", evidence="x", first_seen=T0, count=1)
 
 
-def test_placements_route_node_faults_to_their_job_until_it_finishes() -> None:
-    places = Placements()
-    places.observe(_scheduled("j1", ["n1", "n2"]))
-    assert job_of(_fault("n2", None), places) == "j1"
-    assert job_of(_fault("n2", "j9"), places) == "j9"
-    places.observe(JobEvent(event_id="x", event_time=T0, cluster="c", job_id="j1", attempt=0, kind="failed"))
-    assert job_of(_fault("n1", None), places) == "j1"
-    places.observe(JobEvent(event_id="y", event_time=T0, cluster="c", job_id="j1", attempt=0, kind="finished"))
-    assert job_of(_fault("n1", None), places) is None
+def _route(router: NodeRouter, state: object, event: object) -> list[tuple[str, str]]:
+    state, out = router.step(state, event)  # type: ignore[arg-type]
+    return [(o.topic, o.key) for o in out if isinstance(o, Forward)]
+
+
+def _per_node(job_event: JobEvent) -> dict[str, JobEvent]:
+    _, out = LifecycleFanout().step(LifecycleFanout().initial(), job_event)
+    return {o.key: o.event for o in out if isinstance(o, Forward) and o.topic == "placements.feed"}  # type: ignore[misc]
+
+
+def test_lifecycle_splits_a_placement_per_node() -> None:
+    fan = LifecycleFanout()
+    state, out = fan.step(fan.initial(), _scheduled("j1", ["n1", "n2"]))
+    targets = sorted((o.topic, o.key) for o in out if isinstance(o, Forward))
+    assert targets == [("placements.feed", "n1"), ("placements.feed", "n2")]
+    n2 = next(o.event for o in out if isinstance(o, Forward) and o.key == "n2")
+    assert [p.node_id for p in n2.placement] == ["n2"]  # type: ignore[attr-defined]
+    state, out = fan.step(state, JobEvent(event_id="y", event_time=T0, cluster="c", job_id="j1", attempt=0,
+                                          kind="finished"))
+    assert sorted(o.key for o in out if isinstance(o, Forward) and o.topic == "placements.feed") == ["n1", "n2"]
+
+
+def test_router_sends_node_faults_to_their_job_until_it_finishes() -> None:
+    router = NodeRouter()
+    state = router.initial()
+    assert _route(router, state, _per_node(_scheduled("j1", ["n1", "n2"]))["n2"]) == []
+    assert _route(router, state, _fault("n2", None)) == [("jobs.feed", "j1")]
+    assert _route(router, state, _fault("n2", "j9")) == [("jobs.feed", "j9")]
+    failed = JobEvent(event_id="x", event_time=T0, cluster="c", job_id="j1", attempt=0, kind="failed")
+    assert _route(router, state, failed) == []
+    assert _route(router, state, _fault("n2", None)) == [("jobs.feed", "j1")]
+    finished = JobEvent(event_id="y", event_time=T0, cluster="c", job_id="j1", attempt=0, kind="finished")
+    _route(router, state, finished)
+    assert _route(router, state, _fault("n2", None)) == []
+
+
+def test_a_sample_read_before_its_placement_waits_for_it() -> None:
+    router = NodeRouter()
+    state = router.initial()
+    early = _gpu(5, "g-early")
+    assert _route(router, state, early) == []
+    assert _route(router, state, _per_node(_scheduled("j1", ["n1"]))["n1"]) == [("jobs.feed", "j1")]
+
+
+def test_the_wait_for_a_placement_is_bounded_and_counted() -> None:
+    router = NodeRouter(pending_per_node=3)
+    state = router.initial()
+    for i in range(5):
+        _route(router, state, _gpu(i, f"g{i}"))
+    assert len(state.pending) == 3 and state.dropped == 2
+    restored = router.load(router.dump(state))
+    assert [e.event_id for e in restored.pending] == ["g2", "g3", "g4"] and restored.dropped == 2
 
 
 def test_kernel_lines_go_to_the_classifier_only() -> None:
     kernel = _line(0, "k", source="kernel")
-    assert job_of(kernel, Placements()) is None
-    assert classify_key(kernel) == "kernel|n1"
-    assert classify_key(_line(0, "t")) == "log|j1"
+    assert job_key("telemetry.kernel", kernel, "n1") is None
+    assert classify_key("telemetry.kernel", kernel, "n1") == "kernel|n1"
+    assert classify_key("telemetry.log", _line(0, "t"), "j1") == "log|j1"
 
 
 def _gpu(sec: float, eid: str) -> object:

@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 KAFKA_PORT ?= 9092
 
-.PHONY: demo test test-unit lint bench chaos kafka-up kafka-down venv schemas typecheck clean
+.PHONY: demo test test-unit lint bench system-deps kafka-up kafka-down venv schemas typecheck clean
 
 venv: $(STAMP)
 
@@ -14,13 +14,17 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@echo "[setup] installing faultline and its dependencies into $(VENV) ..."
 	@$(PY) -m pip install -q --upgrade pip
-	@$(PY) -m pip install -q -e '.[dev]'
+	@# setuptools tells every editable install to mind same-named folders (ours are the packages): keep set-up quiet
+	@PYTHONWARNINGS=ignore $(PY) -m pip install -q -e '.[dev]'
 	@touch $(STAMP)
 
 demo: venv
 	$(PY) -m deploy.demo
 
-test: venv
+system-deps:
+	@deploy/install-system-deps.sh
+
+test: venv system-deps
 	$(PY) -m pytest -q
 
 test-unit: venv

@@ -43,6 +43,9 @@ def build_app(settings: WorkerSettings) -> faust.App:
         web_enabled=False,
         producer_acks=-1,
         producer_max_request_size=MAX_STATE_MESSAGE_BYTES,
+        broker_session_timeout=settings.session_timeout_s,
+        broker_heartbeat_interval=settings.session_timeout_s / 5,
+        consumer_group_instance_id=settings.instance_id,
     )
     shell = Shell(app, kafka)
     tables = [_wire_stage(app, shell, stage, kafka, settings.detection.lateness_s)

@@ -35,20 +35,26 @@ def _worker(args: argparse.Namespace, rest: list[str]) -> int:
     from streams.settings import WorkerSettings
 
     kafka = kafka_settings(args, os.environ)
-    run_worker(WorkerSettings(kafka=kafka, loglevel=args.loglevel, app_id=args.app_id))
+    run_worker(WorkerSettings(kafka=kafka, loglevel=args.loglevel, app_id=args.app_id, instance_id=args.instance_id))
     return 0
 
 
 def _replay(args: argparse.Namespace, rest: list[str]) -> int:
-    from streams.replay import replay, stderr_progress
+    from streams.replay import TerminalProgress, replay
 
-    if not Path(args.events).is_file():
-        print(f"error: no such file: {args.events}", file=sys.stderr)
+    paths = [Path(p) for p in args.events]
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        print(f"error: no such file: {', '.join(missing)}", file=sys.stderr)
         return 2
+    progress = TerminalProgress(sum(p.stat().st_size for p in paths))
     out = sys.stdout.buffer if args.output == "-" else open(args.output, "wb")
-    with out:
-        result = replay(Path(args.events), out, progress=stderr_progress)
-    print(f"replay: {result.events} events, {result.dead_letters} dead letters, "
+    try:
+        with out:
+            result = replay(paths, out, progress=progress, window_s=args.window_s)
+    finally:
+        progress.close()
+    print(f"replay: {result.events} events ({result.late} late), {result.dead_letters} dead letters, "
           f"{result.derived} derived events", file=sys.stderr)
     return 0
 
@@ -85,9 +91,13 @@ def _parser() -> argparse.ArgumentParser:
     worker = sub.add_parser("worker", help="run the Faust worker of the pipeline")
     worker.add_argument("--loglevel", default="warn", choices=["crit", "error", "warn", "info", "debug"])
     worker.add_argument("--app-id", default=None, help="Faust app id / consumer group")
-    rep = sub.add_parser("replay", help="run the detection chain over a JSON-lines file of events")
-    rep.add_argument("events")
+    worker.add_argument("--instance-id", default=None,
+                        help="static group membership id, unique per worker (fast rejoin after a restart)")
+    rep = sub.add_parser("replay", help="run the detection chain over JSON-lines files of events (.gz too)")
+    rep.add_argument("events", nargs="+")
     rep.add_argument("--output", "-o", default="-")
+    rep.add_argument("--window-s", type=float, default=300.0,
+                     help="event-time disorder tolerated within one file (default 300 s)")
     prod = sub.add_parser("produce", help="publish a JSON-lines file of events to Kafka")
     prod.add_argument("events")
     prod.add_argument("--speed", type=float, default=None,

@@ -1,18 +1,29 @@
-"""``faultline replay``: the pure detection chain over a JSON-lines file of v1 events.
+"""``faultline replay``: the declared topology over JSON-lines files of v1 events, streaming.
 
 Input lines are decoded (a bad line becomes a ``dead_letter`` event with stage ``decode``
-or ``validate``, its line number as offset), sorted into event-time order, fed through the
-stages the Faust worker runs (``streams.topology``, in a ``LocalRunner``), and every derived event is
-written as one JSON line. The output is a pure function of the input file and the
-detection settings: two runs give the same bytes.
+or ``validate``, the file name as its topic and its line number as offset), put into
+event-time order, fed through the same stages the Faust worker runs (``streams.topology``,
+in a :class:`~streams.core.topology.LocalRunner`), and every derived event is written as one
+JSON line. The output is a pure function of the input files and the detection settings: two
+runs give the same bytes.
+
+Memory is bounded by the reorder window, not the input: each file is read line by line
+(``.gz`` files are decompressed on the fly), its events are held only until the file's
+newest event time passes them by ``window_s`` (recordings of Kafka topics are ordered per
+partition and interleaved by arrival, so a few minutes suffice), and several files are
+merged by event time. An event older than what its file already released is processed
+late, in arrival order, and counted.
 """
 
 from __future__ import annotations
 
+import gzip
+import heapq
 import sys
-from collections.abc import Callable, Iterable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import IO
 
@@ -23,6 +34,12 @@ from streams.core.topology import LocalRunner
 from streams.settings import DetectionSettings
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+DEFAULT_WINDOW_S = 300.0
+"""How far (event time) an input line may be out of order in its file and still be placed
+in order: 5 minutes, well beyond the disorder of a topic recording (seconds)."""
+
+Progress = Callable[[int, int], None]
+"""Called with (events read, bytes read) now and then during a replay."""
 
 
 @dataclass
@@ -32,50 +49,124 @@ class ReplayResult:
     events: int = 0
     dead_letters: int = 0
     derived: int = 0
+    late: int = 0
 
 
-def read_events(lines: Iterable[bytes | str], source: str) -> tuple[list[Event], list[DeadLetter]]:
-    """Decode JSON lines; blank lines are skipped, bad ones become dead letters."""
-    good: list[Event] = []
-    bad: list[DeadLetter] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        event = decode(line.rstrip(b"\r\n") if isinstance(line, bytes) else line.rstrip("\r\n"),
-                       source_topic=source, offset=number)
-        (bad if isinstance(event, DeadLetter) else good).append(event)  # type: ignore[arg-type]
-    good.sort(key=order_key)
-    first = good[0].event_time if good else EPOCH
-    # A dead letter's time is the input's first event time, so replays are byte-identical.
-    return good, [d.model_copy(update={"event_time": first}) for d in bad]
+def open_input(path: Path) -> IO[bytes]:
+    """A binary reader of ``path``, decompressing gzip (by magic number, whatever the name)."""
+    handle = open(path, "rb")
+    if handle.peek(2)[:2] == b"\x1f\x8b":  # type: ignore[attr-defined]  # a BufferedReader peeks
+        handle.close()
+        return gzip.open(path, "rb")
+    return handle
 
 
-def run_chain(events: list[Event], settings: DetectionSettings,
-              progress: Callable[[int, int], None] | None = None) -> Iterator[Event]:
-    """Every derived event the chain produces for ``events`` (already in event-time order)."""
-    runner = LocalRunner(topology.build(settings))
-    for index, event in enumerate(events, start=1):
-        yield from runner.feed(event)
-        if progress is not None and index % 100_000 == 0:
-            progress(index, len(events))
-    if events:
-        yield from runner.flush(events[-1].event_time)
+@dataclass
+class _Reader:
+    """One input file: decoded events in event-time order within ``window``, dead letters aside."""
+
+    path: Path
+    window: timedelta
+    letters: list[DeadLetter]
+    result: ReplayResult
+    bytes_read: int = 0
+
+    def events(self) -> Iterator[Event]:
+        held: list[tuple[datetime, str, str, Event]] = []
+        newest = released = None
+        with open_input(self.path) as handle:
+            for number, line in enumerate(handle, start=1):
+                self.bytes_read += len(line)
+                event = self._decode(line, number, newest)
+                if event is None:
+                    continue
+                if released is not None and event.event_time < released:
+                    self.result.late += 1
+                    yield event
+                    continue
+                heapq.heappush(held, (*order_key(event), event))
+                newest = event.event_time if newest is None else max(newest, event.event_time)
+                while held and held[0][0] <= newest - self.window:
+                    released = held[0][0]
+                    yield heapq.heappop(held)[3]
+        while held:
+            yield heapq.heappop(held)[3]
+
+    def _decode(self, line: bytes, number: int, newest: datetime | None) -> Event | None:
+        raw = line.rstrip(b"\r\n")
+        if not raw.strip():
+            return None
+        self.result.events += 1
+        event = decode(raw, source_topic=self.path.name, offset=number, event_time=newest or EPOCH)
+        if isinstance(event, DeadLetter):
+            self.letters.append(event)
+            return None
+        return event
 
 
-def replay(source: Path, output: IO[bytes], settings: DetectionSettings | None = None,
-           progress: Callable[[int, int], None] | None = None) -> ReplayResult:
-    """Replay ``source`` into ``output``; see the module docstring for the contract."""
-    with open(source, "rb") as handle:
-        events, letters = read_events(handle, str(source))
-    result = ReplayResult(events=len(events), dead_letters=len(letters))
-    for letter in letters:
-        output.write(encode(letter) + b"\n")
-    for derived in run_chain(events, settings or DetectionSettings(), progress):
-        output.write(encode(derived) + b"\n")
-        result.derived += 1
+def replay(source: Path | Sequence[Path], output: IO[bytes], settings: DetectionSettings | None = None,
+           progress: Progress | None = None, window_s: float = DEFAULT_WINDOW_S) -> ReplayResult:
+    """Replay ``source`` (one file or several) into ``output``; see the module docstring."""
+    paths = [source] if isinstance(source, Path) else list(source)
+    result = ReplayResult()
+    letters: list[DeadLetter] = []
+    readers = [_Reader(p, timedelta(seconds=window_s), letters, result) for p in paths]
+    merged = heapq.merge(*(r.events() for r in readers), key=order_key)
+    runner = LocalRunner(topology.build(settings or DetectionSettings()))
+    last: datetime | None = None
+    for count, event in enumerate(merged, start=1):
+        _write(output, letters, result)
+        _write_derived(output, runner.feed(event), result)
+        last = event.event_time
+        if progress is not None and count % 20_000 == 0:
+            progress(result.events, sum(r.bytes_read for r in readers))
+    _write(output, letters, result)
+    if last is not None:
+        _write_derived(output, runner.flush(last), result)
+    if progress is not None:
+        progress(result.events, sum(r.bytes_read for r in readers))
     return result
 
 
-def stderr_progress(done: int, total: int) -> None:
-    """Progress line for long replays."""
-    print(f"replay: {done}/{total} events ({100 * done // max(total, 1)}%)", file=sys.stderr, flush=True)
+def _write(output: IO[bytes], letters: list[DeadLetter], result: ReplayResult) -> None:
+    for letter in letters:
+        output.write(encode(letter) + b"\n")
+    result.dead_letters += len(letters)
+    letters.clear()
+
+
+def _write_derived(output: IO[bytes], events: Iterable[Event], result: ReplayResult) -> None:
+    for event in events:
+        output.write(encode(event) + b"\n")
+        result.derived += 1
+
+
+class TerminalProgress:
+    """A progress bar (rich) with events/s on a terminal, a line every 10 s otherwise."""
+
+    def __init__(self, total_bytes: int, stream: IO[str] = sys.stderr) -> None:
+        self.total_bytes = total_bytes
+        self.stream = stream
+        self.started = self.said = time.monotonic()
+        self.bar = None
+        if stream.isatty():
+            from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self.bar = Progress(TextColumn("replay"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
+                                TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), transient=True)
+            self.task = self.bar.add_task("replay", total=total_bytes or None, rate="")
+            self.bar.start()
+
+    def __call__(self, events: int, bytes_read: int) -> None:
+        now = time.monotonic()
+        rate = f"{events / max(now - self.started, 1e-9):,.0f} events/s"
+        if self.bar is not None:
+            self.bar.update(self.task, completed=bytes_read, rate=rate)
+        elif now - self.said >= 10:
+            self.said = now
+            share = f"{100 * bytes_read / self.total_bytes:.0f}%" if self.total_bytes else "?"
+            print(f"replay: {events:,} events ({share} of the input), {rate}", file=self.stream, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()

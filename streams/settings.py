@@ -50,6 +50,17 @@ class WorkerSettings(BaseModel):
     data_dir: Path = REPO / ".data" / "faust"
     loglevel: str = "warn"
     stats_interval_s: float = 30.0
+    instance_id: str | None = Field(
+        default=None,
+        description="Static group membership (Kafka's group.instance.id): a worker restarted with "
+        "the same id gets its partitions back at once instead of after a rebalance. Unique per "
+        "worker (e.g. the pod or host name); None = dynamic membership.",
+    )
+    session_timeout_s: float = Field(
+        default=10.0, ge=6.0,
+        description="How long the group waits for a silent worker before giving its partitions "
+        "to others (Faust's default is 60 s; the broker's minimum is 6 s).",
+    )
 
     @property
     def resolved_app_id(self) -> str:

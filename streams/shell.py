@@ -15,7 +15,7 @@ import logging
 import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import faust
@@ -24,6 +24,7 @@ from faust.types import EventT, StreamT, TableT
 from schemas import DeadLetter, Event, dead_letter, decode, encode, topic_for
 from schemas.registry import BY_NAME, TOPICS
 from schemas.settings import KafkaSettings
+from streams.core.detector import Detector
 
 log = logging.getLogger("faultline.streams")
 
@@ -39,6 +40,8 @@ class Message:
     offset: int
     key: str | None
     value: bytes
+    timestamp: datetime | None = None
+    """The broker's timestamp of the message (the event time of its dead letter, if any)."""
 
 
 @dataclass
@@ -108,7 +111,8 @@ class Shell:
             message = _message(record)
             stats.consumed += 1
             event = decode(message.value, source_topic=message.topic, partition=message.partition,
-                           offset=message.offset, key=message.key)
+                           offset=message.offset, key=message.key, topic=self._logical.get(message.topic),
+                           event_time=message.timestamp)
             if isinstance(event, DeadLetter):
                 if self.decode_owner.get(message.topic, stage) == stage:
                     await self.dead_letter(stage, event)
@@ -132,7 +136,8 @@ def _message(record: EventT[Any]) -> Message:
     msg = record.message
     key = msg.key.decode("utf-8", "replace") if isinstance(msg.key, bytes) else msg.key
     value = msg.value if isinstance(msg.value, bytes) else bytes(msg.value or b"")
-    return Message(msg.topic, msg.partition, msg.offset, key, value)
+    stamp = datetime.fromtimestamp(msg.timestamp, UTC) if msg.timestamp else None
+    return Message(msg.topic, msg.partition, msg.offset, key, value, stamp)
 
 
 def _process_letter(event: Event, message: Message, exc: Exception) -> DeadLetter:
@@ -169,7 +174,7 @@ class StateTable:
     outputs right. Call ``put`` only from inside the agent's stream iteration.
     """
 
-    def __init__(self, table: TableT[Any, Any], detector: Any, every_s: float) -> None:
+    def __init__(self, table: TableT[Any, Any], detector: Detector[Any], every_s: float) -> None:
         self.table = table
         self.detector = detector
         self.every_s = every_s

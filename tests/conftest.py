@@ -49,13 +49,16 @@ def kafka(kafka_bootstrap: str) -> KafkaSettings:
 class WorkerProcess:
     """A ``faultline worker`` subprocess on a namespace; its log is kept for assertions."""
 
-    def __init__(self, kafka: KafkaSettings, log_path: Path) -> None:
+    def __init__(self, kafka: KafkaSettings, log_path: Path, app_id: str | None = None,
+                 instance_id: str | None = None) -> None:
         self.kafka = kafka
         self.log_path = log_path
+        self.app_id = app_id or f"{kafka.namespace}w{uuid.uuid4().hex[:6]}"
         cmd = [sys.executable, "-m", "streams.cli", "--bootstrap", kafka.bootstrap_servers,
-               "--namespace", kafka.namespace, "worker", "--loglevel", "info",
-               "--app-id", f"{kafka.namespace}w{uuid.uuid4().hex[:6]}"]
-        self.log = open(log_path, "wb")
+               "--namespace", kafka.namespace, "worker", "--loglevel", "info", "--app-id", self.app_id]
+        if instance_id:
+            cmd += ["--instance-id", instance_id]
+        self.log = open(log_path, "ab")
         self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=self.log, stderr=subprocess.STDOUT)
 
     def wait_ready(self, timeout_s: float = 90.0) -> None:
@@ -137,3 +140,14 @@ def consume_topic(kafka: KafkaSettings, topic: str, *, until: int | None = None,
 def consume() -> object:
     """The :func:`consume_topic` helper, as a fixture."""
     return consume_topic
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test under tests/integration is marked ``integration`` and under tests/e2e ``e2e``,
+    whether or not its module says so, so ``-m "not integration and not e2e"`` is the unit suite."""
+    for item in items:
+        parts = Path(str(item.fspath)).relative_to(REPO).parts
+        if parts[:2] == ("tests", "integration"):
+            item.add_marker(pytest.mark.integration)
+        elif parts[:2] == ("tests", "e2e"):
+            item.add_marker(pytest.mark.e2e)

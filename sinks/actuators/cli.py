@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bootstrap", "--bootstrap-servers", dest="bootstrap", default=None,
                    help="Kafka bootstrap servers (env FAULTLINE_KAFKA_BOOTSTRAP)")
     p.add_argument("--namespace", default=None, help="topic namespace (env FAULTLINE_NAMESPACE)")
-    p.add_argument("--group-id", default=None, help="default: faultline-actuator-<actuator>")
+    p.add_argument("--group-id", default=None, help="default: <namespace>actuator-<actuator>")
     p.add_argument("--store", default=None, help="applied-set SQLite file; default ./faultline-actuator-<actuator>.sqlite")
     p.add_argument("--idle-exit-s", type=float, default=None)
     p.add_argument("--session-timeout-ms", type=int, default=10_000)
@@ -90,7 +90,7 @@ def actuate_main(argv: list[str] | None = None) -> int:
     try:
         actuator = build_actuator(args)
         kafka = kafka_from(os.environ, bootstrap=args.bootstrap, namespace=args.namespace)
-        runner = ActuatorRunner(kafka, actuator, args.group_id or f"faultline-actuator-{args.actuator}",
+        runner = ActuatorRunner(kafka, actuator, args.group_id or f"{kafka.namespace}actuator-{args.actuator}",
                                 args.store or f"faultline-actuator-{args.actuator}.sqlite",
                                 session_timeout_ms=args.session_timeout_ms)
     except (ValueError, ActuatorError) as exc:

@@ -14,11 +14,16 @@ agent must not stall its job), and sporadic sources (logs, steps, lifecycle, fau
 hold the watermark back: a silent log is a hang signal, not a reason to wait. An event
 older than what was already released is *late*: it is released at once (never dropped)
 and counted.
+
+Cost: a push is O(log n) in the held events plus amortised O(log s) in the sources: the
+slowest source is the top of a lazily maintained min-heap of (latest time, source), so
+nothing scans the job's nodes per event (a 1,024-node job has ~4,000 sources).
 """
 
 from __future__ import annotations
 
 import heapq
+import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -27,48 +32,66 @@ from schemas import Event, decode, format_time, parse_time
 
 PERIODIC_KINDS = frozenset({"gpu_sample", "net_sample", "stack_sample", "collective_progress"})
 
+Held = tuple[datetime, str, str, Event]
+"""(event_time, schema, event_id, event): compared by its first three, which are unique."""
+
 
 def order_key(event: Event) -> tuple[datetime, str, str]:
     """The total order in which events of one key are processed."""
     return (event.event_time, event.schema_, event.event_id)
 
 
-@dataclass(order=True)
-class _Held:
-    sort: tuple[datetime, str, str]
-    event: Event = field(compare=False)
+def _held(event: Event) -> Held:
+    return (event.event_time, event.schema_, event.event_id, event)
+
+
+def source_of(event: Event) -> str | None:
+    """The periodic source an event belongs to (kind and node), or None for sporadic events.
+
+    One source per kind and node: nodes' samples are re-keyed through different partitions,
+    so one node's newer sample says nothing about another's."""
+    if event.KIND not in PERIODIC_KINDS:
+        return None
+    return f"{event.KIND}|{getattr(event, 'node_id', '')}"
 
 
 @dataclass
 class ReorderBuffer:
     """Pending events of one key plus its watermark; JSON-serialisable via dump/load."""
 
-    held: list[_Held] = field(default_factory=list)
+    held: list[Held] = field(default_factory=list)
     max_seen: datetime | None = None
     released_to: datetime | None = None
     late: int = 0
     source_max: dict[str, datetime] = field(default_factory=dict)
+    _slowest: list[tuple[datetime, str]] = field(default_factory=list)
+    """Min-heap of (time, source); an entry is current iff its time is ``source_max[source]``."""
 
     def push(self, event: Event, lateness: timedelta, max_skew: timedelta = timedelta(seconds=60)) -> list[Event]:
         """Add ``event``; return the events now safe to process, in order."""
-        if self.released_to is not None and event.event_time < self.released_to:
+        time = event.event_time
+        if self.released_to is not None and time < self.released_to:
             self.late += 1
             return [event]
-        heapq.heappush(self.held, _Held(order_key(event), event))
-        time = event.event_time
+        heapq.heappush(self.held, _held(event))
         if self.max_seen is None or time > self.max_seen:
             self.max_seen = time
-        if event.KIND in PERIODIC_KINDS:
-            # one source per kind and node: nodes' samples are re-keyed through different
-            # partitions, so one node's newer sample says nothing about another's
-            source = f"{event.KIND}|{getattr(event, 'node_id', '')}"
-            if source not in self.source_max or time > self.source_max[source]:
-                self.source_max[source] = time
+        source = source_of(event)
+        if source is not None and (source not in self.source_max or time > self.source_max[source]):
+            self.source_max[source] = time
+            heapq.heappush(self._slowest, (time, source))
         return self._release(self._watermark(self.max_seen, max_skew) - lateness)
 
     def _watermark(self, newest: datetime, max_skew: timedelta) -> datetime:
-        live = [t for t in self.source_max.values() if newest - t <= max_skew]
-        return min(live, default=newest)
+        """The slowest live periodic source's latest time (``newest`` if there is none).
+
+        Stale heap entries (a source that has moved on) and idle sources (older than
+        ``newest - max_skew``, which only grows) are popped for good: an idle source that
+        speaks again pushes a fresh entry."""
+        heap = self._slowest
+        while heap and (heap[0][0] != self.source_max.get(heap[0][1]) or newest - heap[0][0] > max_skew):
+            heapq.heappop(heap)
+        return heap[0][0] if heap else newest
 
     def drain(self) -> list[Event]:
         """Release everything held (end of input)."""
@@ -78,8 +101,9 @@ class ReorderBuffer:
 
     def _release(self, watermark: datetime) -> list[Event]:
         out: list[Event] = []
-        while self.held and self.held[0].sort[0] <= watermark:
-            out.append(heapq.heappop(self.held).event)
+        held = self.held
+        while held and held[0][0] <= watermark:
+            out.append(heapq.heappop(held)[3])
         if out:
             self.released_to = out[-1].event_time
         return out
@@ -87,7 +111,7 @@ class ReorderBuffer:
     def dump(self) -> dict[str, Any]:
         """JSON-ready state; held events are kept in wire form."""
         return {
-            "held": [h.event.to_wire() for h in sorted(self.held)],
+            "held": [h[3].to_wire() for h in sorted(self.held, key=lambda h: h[:3])],
             "max_seen": format_time(self.max_seen) if self.max_seen else None,
             "released_to": format_time(self.released_to) if self.released_to else None,
             "late": self.late,
@@ -97,15 +121,17 @@ class ReorderBuffer:
     @classmethod
     def load(cls, data: dict[str, Any]) -> ReorderBuffer:
         """Rebuild a buffer from :meth:`dump` output."""
-        import json
-
         events = [decode(json.dumps(w)) for w in data.get("held", [])]
-        held = [_Held(order_key(e), e) for e in events if isinstance(e, Event) and e.KIND != "dead_letter"]
+        held = [_held(e) for e in events if e.KIND != "dead_letter"]
         heapq.heapify(held)
+        source_max = {k: parse_time(v) for k, v in data.get("source_max", {}).items()}
+        slowest = [(t, s) for s, t in source_max.items()]
+        heapq.heapify(slowest)
         return cls(
             held=held,
             max_seen=parse_time(data["max_seen"]) if data.get("max_seen") else None,
             released_to=parse_time(data["released_to"]) if data.get("released_to") else None,
             late=int(data.get("late", 0)),
-            source_max={k: parse_time(v) for k, v in data.get("source_max", {}).items()},
+            source_max=source_max,
+            _slowest=slowest,
         )

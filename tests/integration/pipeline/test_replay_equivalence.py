@@ -30,13 +30,16 @@ def _final(events: list[Event]) -> dict[str, str]:
     return {k: v.model_dump_json(by_alias=True) for k, v in out.items()}
 
 
-def test_streaming_and_replay_agree(kafka: KafkaSettings, worker: Any, consume: Any, tmp_path: Path) -> None:
-    # two 8-node jobs and one idle node (index 16) whose GPU floods Xid 13
-    run = simulate(FleetConfig(nodes=17, jobs=2, nodes_per_job=8, duration_s=600, seed=21, cluster="eq"),
-                   [sc.Hang(job=0, at_s=330, source="single"),
-                    sc.SlowNode(job=1, node=1, at_s=200, slowdown=1.3),
-                    sc.Xid(node=16, gpu=4, xid=13, at_s=100, repeats=50, interval_s=0.5),
-                    sc.Xid(node=4, gpu=1, xid=63, at_s=150)])
+def _fleet(nodes: int = 17, duration_s: float = 600) -> Any:
+    """Two 8-node jobs and one idle node (index 16) whose GPU floods Xid 13."""
+    return simulate(FleetConfig(nodes=nodes, jobs=2, nodes_per_job=8, duration_s=duration_s, seed=21, cluster="eq"),
+                    [sc.Hang(job=0, at_s=330, source="single"),
+                     sc.SlowNode(job=1, node=1, at_s=200, slowdown=1.3),
+                     sc.Xid(node=16, gpu=4, xid=13, at_s=100, repeats=50, interval_s=0.5),
+                     sc.Xid(node=4, gpu=1, xid=63, at_s=150)])
+
+
+def _streamed_equals_replayed(kafka: KafkaSettings, consume: Any, run: Any, tmp_path: Path, tail: Any) -> None:
     path = tmp_path / "events.jsonl"
     run.write_jsonl(path)
     out = io.BytesIO()
@@ -58,4 +61,23 @@ def test_streaming_and_replay_agree(kafka: KafkaSettings, worker: Any, consume: 
                      if isinstance(e := decode(raw), Event)]
     got = _final(streamed)
     assert {type(decode(v)).__name__ for v in expected.values()} >= {"Fault", "HangVerdict", "SlowNode", "Decision"}
-    assert got == expected, worker.tail()
+    assert got == expected, tail()
+
+
+def test_streaming_and_replay_agree(kafka: KafkaSettings, worker: Any, consume: Any, tmp_path: Path) -> None:
+    _streamed_equals_replayed(kafka, consume, _fleet(), tmp_path, worker.tail)
+
+
+def test_two_workers_in_one_group_derive_what_replay_derives(kafka: KafkaSettings, worker: Any, consume: Any,
+                                                             tmp_path: Path) -> None:
+    """Scale-out: the partitions are shared by two workers; placements are co-partitioned with
+    the telemetry that needs them, so no sample is lost to the worker that lacks a placement."""
+    from tests.conftest import WorkerProcess
+
+    second = WorkerProcess(kafka, tmp_path / "worker2.log", app_id=worker.app_id)
+    try:
+        second.wait_ready()
+        _streamed_equals_replayed(kafka, consume, _fleet(), tmp_path, lambda: worker.tail() + second.tail())
+        assert second.alive() and worker.alive()
+    finally:
+        second.stop()

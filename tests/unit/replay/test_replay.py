@@ -10,6 +10,7 @@ from producers.simulator import FleetConfig, simulate
 from producers.simulator import scenarios as sc
 from schemas import DeadLetter, Fault, HangVerdict, decode
 from streams.replay import replay
+from tests.hostile import HOSTILE
 
 
 def _input(tmp_path: Path) -> tuple[Path, object]:
@@ -54,3 +55,27 @@ def test_replay_finds_the_injected_xid_and_hang(tmp_path: Path) -> None:
     hang = next(t for t in run.truth if t.kind == "hang")  # type: ignore[attr-defined]
     assert [v.source_nodes for v in verdicts] == [hang.node_ids]
     assert all(json.loads(line)["schema"].endswith("/v1") for line in out.getvalue().splitlines())
+
+
+
+
+
+def test_every_kind_of_bad_line_gets_the_same_dead_letter_on_every_replay(tmp_path: Path) -> None:
+    path, _ = _input(tmp_path)
+    lines = path.read_bytes().splitlines(keepends=True)
+    for i, bad in enumerate(HOSTILE):
+        lines.insert(20 + 40 * i, bad + b"\n")
+    path.write_bytes(b"".join(lines))
+    copy = tmp_path / "elsewhere"
+    copy.mkdir()
+    (copy / path.name).write_bytes(path.read_bytes())
+    first, second = io.BytesIO(), io.BytesIO()
+    replay(path, first)
+    replay(copy / path.name, second)  # the same file in another folder: the same ids
+    assert first.getvalue() == second.getvalue()
+    letters = [e for e in map(decode, first.getvalue().splitlines()) if isinstance(e, DeadLetter)]
+    assert len(letters) == len(HOSTILE) + 2  # the two bad lines of _input as well
+    assert len({d.event_id for d in letters}) == len(letters)
+    assert all(len(d.raw) < 400_000 for d in letters), "a dead letter stays under the message limit"
+    big = next(d for d in letters if d.raw_bytes == 1_500_000)
+    assert big.raw_sha256 and len(big.raw) < 1_500_000

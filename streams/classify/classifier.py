@@ -31,6 +31,7 @@ class _Compiled:
     index: int
     patterns: tuple[re.Pattern[str], ...]
     unless: re.Pattern[str] | None
+    line_actions: tuple[tuple[re.Pattern[str], str], ...] = ()
 
     def search(self, line: str) -> re.Match[str] | None:
         """The first pattern match, unless a veto pattern matches too."""
@@ -43,10 +44,13 @@ class _Compiled:
         return None
 
 
-def _compile(index: int, patterns: tuple[str, ...], unless: tuple[str, ...]) -> _Compiled:
+def _compile(
+    index: int, patterns: tuple[str, ...], unless: tuple[str, ...], line_actions: tuple[tuple[str, str], ...] = ()
+) -> _Compiled:
     # Patterns stay separate (not one alternation): several reuse group names like `xid`.
     veto = re.compile("|".join(f"(?:{u})" for u in unless), _FLAGS) if unless else None
-    return _Compiled(index, tuple(re.compile(p, _FLAGS) for p in patterns), veto)
+    actions = tuple((re.compile(p, _FLAGS), a) for p, a in line_actions)
+    return _Compiled(index, tuple(re.compile(p, _FLAGS) for p in patterns), veto, actions)
 
 
 class Classifier:
@@ -58,7 +62,7 @@ class Classifier:
 
     def __init__(self, kb: KnowledgeBase) -> None:
         self._kb = kb
-        self._rules = [_compile(i, r.patterns, r.unless) for i, r in enumerate(kb.rules)]
+        self._rules = [_compile(i, r.patterns, r.unless, r.line_actions) for i, r in enumerate(kb.rules)]
         self._guards = [_compile(i, g.patterns, g.unless) for i, g in enumerate(kb.guards)]
         self._automaton = _automaton(kb.rules, kb.guards)
 
@@ -92,10 +96,10 @@ class Classifier:
                 continue
             found = self._rules[r].search(line)
             if found is not None:
-                return self._resolve(rule, found, line)
+                return self._resolve(rule, self._rules[r], found, line)
         return None
 
-    def _resolve(self, rule: Rule, found: re.Match[str], line: str) -> Classification:
+    def _resolve(self, rule: Rule, compiled: _Compiled, found: re.Match[str], line: str) -> Classification:
         groups = found.groupdict()
         xid = _int(groups.get("xid")) if rule.xid else None
         entry = self._kb.xids.get(xid) if xid is not None else None
@@ -111,7 +115,7 @@ class Classifier:
             xid=xid,
             pci=_pci(groups.get("pci")) or _first_pci(line),
             gpu_index=_int(groups.get("gpu")) if groups.get("gpu") else _first_gpu(line),
-            action=entry.action if entry else None,
+            action=_action(compiled, line, entry.fault_action if entry else None, rule.action, category.action),
         )
 
 
@@ -129,6 +133,14 @@ def _automaton(rules: tuple[Rule, ...], guards: tuple[Guard, ...]) -> ahocorasic
         automaton.add_word(keyword, (tuple(rule_ids), tuple(guard_ids)))
     automaton.make_automaton()
     return automaton
+
+
+def _action(compiled: _Compiled, line: str, xid_action: str | None, rule_action: str | None, default: str) -> str:
+    """The line's own recovery action, else the Xid catalog's, else the rule's, else the category's."""
+    for pattern, action in compiled.line_actions:
+        if pattern.search(line) is not None:
+            return action
+    return xid_action or rule_action or default
 
 
 def _int(text: str | None) -> int | None:

@@ -16,6 +16,7 @@ import yaml
 
 from streams.classify.classifier import Classifier
 from streams.classify.model import (
+    ACTIONS,
     BLAMES,
     LEVELS,
     TAXONOMY_CATEGORIES,
@@ -38,7 +39,7 @@ def load_kb(path: str | Path | None = None) -> KnowledgeBase:
     problems: list[str] = []
     categories = _categories(data.get("categories") or {}, problems)
     xid_file = kb_path.parent / str(data.get("xid_catalog", "xid_catalog.yaml"))
-    xids = _xids(_read_yaml(xid_file).get("xids") or {}, problems)
+    xids = _xids(_read_yaml(xid_file).get("xids") or {}, data.get("xid_actions") or {}, problems)
     guards = tuple(_guard(g, problems) for g in data.get("guards") or [])
     rules = tuple(_rule(r, problems) for r in data.get("rules") or [])
     return KnowledgeBase(
@@ -51,9 +52,13 @@ def load_kb(path: str | Path | None = None) -> KnowledgeBase:
     )
 
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader when PyYAML was built with it (about ten times faster at start-up)."""
+
+
 def _read_yaml(path: Path) -> dict[str, Any]:
     with path.open(encoding="utf-8") as handle:
-        loaded = yaml.safe_load(handle)
+        loaded = yaml.load(handle, Loader=_LOADER)  # a safe loader, C or Python
     if not isinstance(loaded, dict):
         raise ValueError(f"{path}: top level must be a mapping")
     return loaded
@@ -70,26 +75,30 @@ def _strs(value: Any) -> tuple[str, ...]:
 def _categories(raw: dict[str, Any], problems: list[str]) -> dict[str, Category]:
     out: dict[str, Category] = {}
     for name, spec in raw.items():
-        level, blame = spec.get("level"), spec.get("blame")
-        if level not in LEVELS or blame not in BLAMES or not spec.get("family"):
-            problems.append(f"category {name}: needs family, level in {LEVELS}, blame in {BLAMES}")
+        level, blame, action = spec.get("level"), spec.get("blame"), spec.get("action")
+        if level not in LEVELS or blame not in BLAMES or action not in ACTIONS or not spec.get("family"):
+            problems.append(f"category {name}: needs family, level in {LEVELS}, blame in {BLAMES}, action in {ACTIONS}")
             continue
-        out[name] = Category(name, str(spec["family"]), level, blame)
+        out[name] = Category(name, str(spec["family"]), level, blame, action)
     return out
 
 
-def _xids(raw: dict[Any, Any], problems: list[str]) -> dict[int, XidEntry]:
+def _xids(raw: dict[Any, Any], buckets: dict[str, Any], problems: list[str]) -> dict[int, XidEntry]:
+    """Catalog rows; each row's resolution bucket maps to an action via ``xid_actions`` of kb.yaml,
+    unless the row names its own ``fault_action`` (contained/corrected Xids)."""
     out: dict[int, XidEntry] = {}
     for number, spec in raw.items():
         try:
+            bucket = str(spec.get("action", ""))
             out[int(number)] = XidEntry(
                 xid=int(number),
                 mnemonic=str(spec["mnemonic"]),
                 description=str(spec.get("description", "")),
-                action=str(spec.get("action", "")),
+                action=bucket,
                 category=str(spec["category"]),
                 level=spec.get("level"),
                 blame=spec.get("blame"),
+                fault_action=str(spec.get("fault_action") or buckets.get(bucket) or "") or None,
             )
         except (KeyError, TypeError, ValueError) as exc:
             problems.append(f"xid {number}: malformed entry ({exc})")
@@ -128,7 +137,20 @@ def _rule(raw: dict[str, Any], problems: list[str]) -> Rule | None:
         examples=_strs(raw.get("examples")),
         benign=_strs(raw.get("benign")),
         note=str(raw.get("note", "")),
+        action=raw.get("action"),
+        line_actions=_line_actions(raw.get("line_actions"), problems, str(raw["id"])),
     )
+
+
+def _line_actions(raw: Any, problems: list[str], owner: str) -> tuple[tuple[str, str], ...]:
+    """``[{pattern: ..., action: ...}, ...]`` as ``(pattern, action)`` pairs; malformed items are problems."""
+    out = []
+    for item in raw or []:
+        if not isinstance(item, dict) or "pattern" not in item or "action" not in item:
+            problems.append(f"rule {owner}: line_actions items need pattern and action")
+            continue
+        out.append((str(item["pattern"]), str(item["action"])))
+    return tuple(out)
 
 
 def check_kb(kb: KnowledgeBase) -> list[str]:
@@ -157,6 +179,8 @@ def _schema_problems(kb: KnowledgeBase) -> list[str]:
             problems.append(f"xid {entry.xid}: unknown category {entry.category}")
         if entry.level not in (None, *LEVELS) or entry.blame not in (None, *BLAMES):
             problems.append(f"xid {entry.xid}: bad level/blame override")
+        if entry.fault_action not in ACTIONS:
+            problems.append(f"xid {entry.xid}: resolution bucket {entry.action} maps to no action in {ACTIONS}")
     ids = [r.id for r in kb.rules] + [g.id for g in kb.guards]
     problems += [f"duplicate id {i}" for i in sorted({i for i in ids if ids.count(i) > 1})]
     for rule in kb.rules:
@@ -168,8 +192,10 @@ def _schema_problems(kb: KnowledgeBase) -> list[str]:
 
 
 def _rule_schema_problems(rule: Rule, kb: KnowledgeBase) -> list[str]:
-    problems = _regex_problems(rule.id, rule.patterns + rule.unless)
+    problems = _regex_problems(rule.id, rule.patterns + rule.unless + tuple(p for p, _ in rule.line_actions))
     problems += _keyword_problems(rule.id, rule.keywords)
+    bad_actions = [a for a in (rule.action, *(a for _, a in rule.line_actions)) if a is not None and a not in ACTIONS]
+    problems += [f"rule {rule.id}: action {a!r} not in {ACTIONS}" for a in bad_actions]
     if rule.category not in kb.categories:
         problems.append(f"rule {rule.id}: unknown category {rule.category}")
     if rule.level not in (None, *LEVELS) or rule.blame not in (None, *BLAMES):
@@ -201,19 +227,24 @@ def _example_problems(kb: KnowledgeBase, classifier: Classifier) -> list[str]:
     problems = []
     for rule in kb.rules:
         for line in rule.examples:
-            got = classifier.classify(line)
+            got = classifier.classify(line, _example_source(rule))
             if got is None or got.rule_id != rule.id:
                 problems.append(f"rule {rule.id}: example not matched (got {got and got.rule_id}): {line!r}")
-        problems += _benign_problems(rule.id, rule.benign, classifier)
+        problems += _benign_problems(rule.id, rule.benign, classifier, _example_source(rule))
     for guard in kb.guards:
         problems += _benign_problems(guard.id, guard.examples, classifier)
     return problems
 
 
-def _benign_problems(owner: str, lines: tuple[str, ...], classifier: Classifier) -> list[str]:
+def _example_source(rule: Rule) -> str:
+    """The log source a rule's examples are read as: its first allowed source, else ``training``."""
+    return rule.sources[0] if rule.sources else "training"
+
+
+def _benign_problems(owner: str, lines: tuple[str, ...], classifier: Classifier, source: str = "training") -> list[str]:
     problems = []
     for line in lines:
-        got = classifier.classify(line)
+        got = classifier.classify(line, source)
         if got is not None:
             problems.append(f"{owner}: benign example classified as {got.rule_id}: {line!r}")
     return problems
@@ -223,7 +254,7 @@ def _reachability_problems(kb: KnowledgeBase, classifier: Classifier) -> list[st
     reached = set()
     for rule in kb.rules:
         for line in rule.examples:
-            got = classifier.classify(line)
+            got = classifier.classify(line, _example_source(rule))
             if got is not None:
                 reached.add(got.category)
     problems = []

@@ -13,6 +13,8 @@ Level = Literal["error", "fault"]
 Blame = Literal["node", "network", "job", "storage"]
 LEVELS: tuple[str, ...] = ("error", "fault")
 BLAMES: tuple[str, ...] = ("node", "network", "job", "storage")
+ACTIONS: tuple[str, ...] = ("none", "restart_app", "reset_gpu", "reboot_node", "replace_node", "contact_support")
+"""Recommended actions (TAXONOMY.md "Recommended action and corrected errors"), mildest first."""
 
 # The category names of TAXONOMY.md v1 (part of the event contract): the KB must define all.
 TAXONOMY_CATEGORIES: tuple[str, ...] = (
@@ -35,11 +37,17 @@ class Category:
     family: str
     level: Level
     blame: Blame
+    action: str = "restart_app"
+    """The recommended action (one of :data:`ACTIONS`) when neither rule nor Xid says otherwise."""
 
 
 @dataclass(frozen=True, slots=True)
 class XidEntry:
-    """One NVIDIA Xid catalog row mapped to a category; ``level``/``blame`` override the category's."""
+    """One NVIDIA Xid catalog row mapped to a category; ``level``/``blame`` override the category's.
+
+    ``action`` is the catalog's resolution bucket verbatim (``RESTART_APP``, ``WORKFLOW_XID_48``...);
+    ``fault_action`` is the recommended action it maps to (one of :data:`ACTIONS`), resolved at load.
+    """
 
     xid: int
     mnemonic: str
@@ -48,6 +56,7 @@ class XidEntry:
     category: str
     level: Level | None = None
     blame: Blame | None = None
+    fault_action: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +75,11 @@ class Rule:
     examples: tuple[str, ...] = ()
     benign: tuple[str, ...] = ()
     note: str = ""
+    action: str | None = None
+    """Overrides the category's recommended action (an Xid line's catalog action wins over both)."""
+    line_actions: tuple[tuple[str, str], ...] = ()
+    """``(regex, action)`` pairs tried in order on the matched line; the first hit sets the action
+    (e.g. Xid 154's own "Node Reboot Required"). They win over every other source of the action."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +112,9 @@ class Classification:
     """What one line is: the matched rule and the resolved category, level and blame.
 
     ``pci`` (``"0000:3b:00"``) and ``gpu_index`` are set when the line names the GPU;
-    ``action`` is the Xid catalog's immediate action for Xid lines, else ``None``.
+    ``action`` is the recommended action, one of :data:`ACTIONS` (always set by the classifier):
+    the line's own recovery action if a rule reads one, else the Xid catalog's resolution bucket
+    mapped to an action, else the rule's, else the category's.
     """
 
     rule_id: str

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 from streams.classify.classifier import Classifier
-from streams.classify.model import TAXONOMY_CATEGORIES
+from streams.classify.model import TAXONOMY_CATEGORIES, KnowledgeBase
 from tests.bench.classify_eval import Sample, evaluate
 
 MIN_RECALL = 0.98
 MAX_FP_RATE = 0.01
 
 
-def test_labelled_set_is_big_and_covers_every_category(samples: list[Sample]) -> None:
+def test_labelled_set_is_big_and_covers_every_category(samples: list[Sample], kb: KnowledgeBase) -> None:
     faults = [s for s in samples if s.category]
     assert len(faults) >= 400
     assert len(samples) - len(faults) >= 400
-    assert {s.category for s in faults} == set(TAXONOMY_CATEGORIES)
+    # Every v1 category, plus some of the v1 additions (the split of nccl_error, ib_link, storage_io).
+    assert set(TAXONOMY_CATEGORIES) <= {s.category for s in faults} <= set(kb.categories)
 
 
 def test_recall_on_labelled_set(classifier: Classifier, samples: list[Sample]) -> None:
@@ -31,14 +32,15 @@ def test_benign_false_positive_rate(classifier: Classifier, samples: list[Sample
 
 def test_every_category_is_reachable_on_labelled_lines(classifier: Classifier, samples: list[Sample]) -> None:
     recall = evaluate(classifier, samples).category_recall()
-    assert {c for c, r in recall.items() if r > 0} == set(TAXONOMY_CATEGORIES)
+    assert {c for c, r in recall.items() if r > 0} == {s.category for s in samples if s.category}
 
 
 def test_xid_line_yields_xid_pci_and_catalog_action(classifier: Classifier) -> None:
     found = classifier.classify("[ 812.44] NVRM: Xid (PCI:0000:3B:00): 79, pid=0, GPU has fallen off the bus.", "kernel")
     assert found is not None
     assert (found.rule_id, found.category, found.xid, found.pci) == ("xid.nvrm", "gpu_fallen_off_bus", 79, "0000:3b:00")
-    assert (found.level, found.blame, found.action) == ("fault", "node", "RESTART_BM")
+    # The catalog's resolution bucket RESTART_BM, mapped to the recommended action.
+    assert (found.level, found.blame, found.action) == ("fault", "node", "reboot_node")
 
 
 def test_gpu_index_is_parsed_from_text(classifier: Classifier) -> None:

@@ -122,6 +122,18 @@ def test_node_blamed_faults_are_never_downgraded(detector: ClassifyDetector) -> 
     assert (out[0].blame, out[0].level, out[0].category) == ("node", "fault", "gpu_fallen_off_bus")
 
 
+def test_every_fault_carries_the_recommended_action(detector: ClassifyDetector) -> None:
+    lines = [
+        ("NVRM: Xid (PCI:0000:3b:00): 79, pid=0, GPU has fallen off the bus.", "reboot_node"),
+        ("[74785.660366] pcieport 0000:00:02.0: AER: Corrected error received: id=0010", "none"),
+        ("[    5.663152] mlx5_core: probe of 0000:01:00.0 failed with error -22", "replace_node"),
+        ("NVRM: Xid (PCI:0000:3b:00): 154, GPU recovery action changed from 0x0 (None) to 0x2 (Node Reboot Required)",
+         "reboot_node"),
+    ]
+    _, out = run(detector, [kernel(line, T0 + timedelta(seconds=i), n=i) for i, (line, _) in enumerate(lines)])
+    assert [f.action for f in out] == [action for _, action in lines]
+
+
 def test_benign_lines_and_other_events_emit_nothing(detector: ClassifyDetector) -> None:
     job = JobEvent(event_id="j1", event_time=T0, cluster="c1", job_id="job-1", attempt=0, kind="running")
     state, out = run(detector, [kernel("nvidia-nvlink: Nvlink Core is being initialized", T0), job])

@@ -1,0 +1,78 @@
+"""The real-world corpus: its integrity, and the classifier's figures on its dev split."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from streams.classify.classifier import Classifier
+from streams.classify.model import KnowledgeBase
+from tests.bench.classify_real import (
+    DEFAULT_CORPUS,
+    TARGET_FAMILY_ACCURACY,
+    TARGET_FP_RATE,
+    TARGET_RECALL,
+    RealLine,
+    evaluate_split,
+    parse_corpus,
+    split_of,
+)
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[RealLine]:
+    return parse_corpus(DEFAULT_CORPUS.read_text(encoding="utf-8").splitlines())
+
+
+def test_corpus_is_big_and_drawn_from_many_sources(corpus: list[RealLine]) -> None:
+    assert len(corpus) >= 600
+    assert len({e.url for e in corpus}) >= 150
+    assert all(e.url.startswith("https://") and e.source in ("kernel", "training", "nccl", "system") for e in corpus)
+    assert len({(e.line, e.url) for e in corpus}) == len(corpus)  # no duplicated entry
+
+
+def test_holdout_is_a_seeded_split_of_whole_sources(corpus: list[RealLine]) -> None:
+    splits = Counter(e.split for e in corpus)
+    assert 0.2 <= splits["holdout"] / len(corpus) <= 0.4
+    by_url: dict[str, set[str]] = {}
+    for entry in corpus:
+        by_url.setdefault(entry.url, set()).add(entry.split)
+        assert entry.split == split_of(entry.url)
+    assert all(len(s) == 1 for s in by_url.values())
+
+
+def test_labels_are_kb_categories_with_their_family(corpus: list[RealLine], kb: KnowledgeBase) -> None:
+    for entry in corpus:
+        if entry.category is None:
+            assert entry.family == "benign", entry.line
+        else:
+            assert entry.category in kb.categories, entry.category
+            assert entry.family == kb.categories[entry.category].family, entry.line
+
+
+def test_corpus_has_hard_benign_negatives_and_weak_families(corpus: list[RealLine]) -> None:
+    categories = Counter(e.category for e in corpus)
+    assert categories[None] >= 200
+    for category in ("nccl_error", "nccl_remote_peer", "nccl_user_error", "nccl_cuda_error", "nccl_timeout",
+                     "storage_remote_fs", "storage_local_disk", "ib_link", "ib_hca_fault", "gpu_nvlink",
+                     "gpu_gsp_timeout", "gpu_container_init", "pcie_aer", "hardware_mce", "kernel_lockup"):
+        assert categories[category] >= 2, category
+
+
+def test_dev_split_meets_the_targets(classifier: Classifier, corpus: list[RealLine]) -> None:
+    report = evaluate_split(classifier, [e for e in corpus if e.split == "dev"])
+    misses = [(e.category, got, e.line[:120]) for e, got in report.misses]
+    alarms = [(got, e.line[:120]) for e, got in report.false_alarms]
+    assert report.recall >= TARGET_RECALL, misses
+    assert report.fp_rate <= TARGET_FP_RATE, alarms
+    assert report.family_accuracy >= TARGET_FAMILY_ACCURACY, misses
+
+
+def test_parse_corpus_rejects_a_split_that_is_not_the_seeded_one() -> None:
+    url = "https://github.com/example/repo/issues/1"
+    wrong = "holdout" if split_of(url) == "dev" else "dev"
+    raw = ('{"line": "Killed", "source": "training", "category": "process_killed", "family": "process", '
+           f'"url": "{url}", "split": "{wrong}"}}')
+    with pytest.raises(ValueError, match="seeded split"):
+        parse_corpus([raw])

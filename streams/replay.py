@@ -29,7 +29,7 @@ from typing import IO
 
 from schemas import DeadLetter, Event, decode, encode
 from streams import topology
-from streams.core.reorder import order_key
+from streams.core.reorder import from_us, order_key
 from streams.core.topology import LocalRunner
 from streams.settings import DetectionSettings
 
@@ -54,11 +54,9 @@ class ReplayResult:
 
 def open_input(path: Path) -> IO[bytes]:
     """A binary reader of ``path``, decompressing gzip (by magic number, whatever the name)."""
-    handle = open(path, "rb")
-    if handle.peek(2)[:2] == b"\x1f\x8b":  # type: ignore[attr-defined]  # a BufferedReader peeks
-        handle.close()
-        return gzip.open(path, "rb")
-    return handle
+    with open(path, "rb") as probe:
+        gzipped = probe.read(2) == b"\x1f\x8b"
+    return gzip.GzipFile(path, "rb") if gzipped else open(path, "rb")  # type: ignore[return-value]
 
 
 @dataclass
@@ -72,21 +70,24 @@ class _Reader:
     bytes_read: int = 0
 
     def events(self) -> Iterator[Event]:
-        held: list[tuple[datetime, str, str, Event]] = []
-        newest = released = None
+        held: list[tuple[int, str, str, Event]] = []
+        window_us = self.window // timedelta(microseconds=1)
+        newest_us: int | None = None
+        released: int | None = None
         with open_input(self.path) as handle:
             for number, line in enumerate(handle, start=1):
                 self.bytes_read += len(line)
-                event = self._decode(line, number, newest)
+                event = self._decode(line, number, None if newest_us is None else from_us(newest_us))
                 if event is None:
                     continue
-                if released is not None and event.event_time < released:
+                key = order_key(event)
+                if released is not None and key[0] < released:
                     self.result.late += 1
                     yield event
                     continue
-                heapq.heappush(held, (*order_key(event), event))
-                newest = event.event_time if newest is None else max(newest, event.event_time)
-                while held and held[0][0] <= newest - self.window:
+                heapq.heappush(held, (*key, event))
+                newest_us = key[0] if newest_us is None else max(newest_us, key[0])
+                while held and held[0][0] <= newest_us - window_us:
                     released = held[0][0]
                     yield heapq.heappop(held)[3]
         while held:

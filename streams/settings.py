@@ -33,9 +33,17 @@ class DetectionSettings(BaseModel):
     )
     max_skew_s: float = Field(
         default=60.0, gt=0,
-        description="A periodic source (GPU/network/stack/collective samples) lagging a job's "
-        "newest event by more than this is treated as idle and stops holding the watermark "
-        "(a dead node must not stall its job's detectors). 60 s = 12 sampling intervals.",
+        description="A periodic source (GPU/network/stack/collective samples) lagging the newest "
+        "source of its path (node or job telemetry) by more than this is treated as idle and "
+        "stops holding the watermark (a dead node must not stall its job's detectors). 60 s = "
+        "12 sampling intervals.",
+    )
+    path_skew_s: float = Field(
+        default=180.0, gt=0,
+        description="Node telemetry reaches a job through an extra re-keying hop; when that whole "
+        "path lags the job's newest event by more than this, it stops holding the watermark "
+        "(every node of the job went silent). Within a path, sources are compared with each "
+        "other (max_skew_s), so a backlog drained at any speed keeps its order up to this lag.",
     )
 
 

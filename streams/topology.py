@@ -53,7 +53,7 @@ def job_stages(settings: DetectionSettings) -> list[Detector[Any]]:
 
 def job_pipeline(settings: DetectionSettings) -> JobPipeline:
     """Reorder buffer, then the job's detectors."""
-    return JobPipeline(job_stages(settings), settings.lateness_s, settings.max_skew_s)
+    return JobPipeline(job_stages(settings), settings.lateness_s, settings.max_skew_s, settings.path_skew_s)
 
 
 def build(settings: DetectionSettings | None = None) -> Topology:

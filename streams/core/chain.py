@@ -85,17 +85,19 @@ class JobPipeline:
 
     name = "jobs"
 
-    def __init__(self, detectors: Sequence[Detector[Any]], lateness_s: float, max_skew_s: float = 60.0) -> None:
+    def __init__(self, detectors: Sequence[Detector[Any]], lateness_s: float, max_skew_s: float = 60.0,
+                 path_skew_s: float = 180.0) -> None:
         self.stages = Stages(detectors)
         self.lateness = timedelta(seconds=lateness_s)
         self.max_skew = timedelta(seconds=max_skew_s)
+        self.path_skew = timedelta(seconds=path_skew_s)
 
     def initial(self) -> JobState:
         return JobState(ReorderBuffer(), self.stages.initial())
 
     def step(self, state: JobState, event: Event) -> tuple[JobState, list[Event]]:
         outputs: list[Event] = []
-        for ready in state.buffer.push(event, self.lateness, self.max_skew):
+        for ready in state.buffer.push(event, self.lateness, self.max_skew, self.path_skew):
             outputs.extend(self._process(state, ready))
         return state, outputs
 

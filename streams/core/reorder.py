@@ -8,12 +8,18 @@ sequence.
 
 The watermark is the slowest *periodic* source of the key (GPU, network, stack and
 collective samples of each node, which flow all the time while a job lives) minus ``lateness``, as in
-stream processors that take the minimum watermark over their inputs. A periodic source
-that lags the newest event by more than ``max_skew`` is treated as idle (a dead node's
-agent must not stall its job), and sporadic sources (logs, steps, lifecycle, faults) never
-hold the watermark back: a silent log is a hang signal, not a reason to wait. An event
-older than what was already released is *late*: it is released at once (never dropped)
-and counted.
+stream processors that take the minimum watermark over their inputs. Sporadic sources
+(logs, steps, lifecycle, faults) never hold the watermark back: a silent log is a hang
+signal, not a reason to wait. An event older than what was already released is *late*: it
+is released at once (never dropped) and counted.
+
+Idleness is judged within a *path*, so that it does not depend on how fast each path is
+processed. Node telemetry (GPU and network samples) reaches a job through an extra re-keying
+hop; job telemetry (stacks, collectives) and sporadic events come straight. A source is idle
+when it lags the newest source *of its own path* by more than ``max_skew`` (a dead node's
+agent must not stall its job; a backlog drained at any speed lags all sources of a path
+alike), and a whole path is idle when it lags the newest event of the key by more than
+``path_skew`` (every node of the job went silent at once).
 
 Cost: a push is O(log n) in the held events plus amortised O(log s) in the sources: the
 slowest source is the top of a lazily maintained min-heap of (latest time, source), so
@@ -25,24 +31,40 @@ from __future__ import annotations
 import heapq
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from schemas import Event, decode, format_time, parse_time
 
-PERIODIC_KINDS = frozenset({"gpu_sample", "net_sample", "stack_sample", "collective_progress"})
+PATH_OF_KIND = {"gpu_sample": "node", "net_sample": "node", "stack_sample": "job", "collective_progress": "job"}
+"""The periodic kinds, by the path they take to a job (``node``: re-keyed from node-keyed topics)."""
+PERIODIC_KINDS = frozenset(PATH_OF_KIND)
 
-Held = tuple[datetime, str, str, Event]
-"""(event_time, schema, event_id, event): compared by its first three, which are unique."""
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_US = timedelta(microseconds=1)
+
+Held = tuple[int, str, str, Event]
+"""(event time in µs since the epoch, schema, event_id, event): compared by its first three,
+which are unique; integers compare much faster than aware datetimes in a heap."""
 
 
-def order_key(event: Event) -> tuple[datetime, str, str]:
+def time_us(moment: datetime) -> int:
+    """Microseconds since the Unix epoch of an aware datetime (exact)."""
+    return (moment - EPOCH) // _US
+
+
+def from_us(us: int) -> datetime:
+    """Inverse of :func:`time_us`."""
+    return EPOCH + timedelta(microseconds=us)
+
+
+def order_key(event: Event) -> tuple[int, str, str]:
     """The total order in which events of one key are processed."""
-    return (event.event_time, event.schema_, event.event_id)
+    return (time_us(event.event_time), event.schema_, event.event_id)
 
 
 def _held(event: Event) -> Held:
-    return (event.event_time, event.schema_, event.event_id, event)
+    return (time_us(event.event_time), event.schema_, event.event_id, event)
 
 
 def source_of(event: Event) -> str | None:
@@ -64,10 +86,12 @@ class ReorderBuffer:
     released_to: datetime | None = None
     late: int = 0
     source_max: dict[str, datetime] = field(default_factory=dict)
-    _slowest: list[tuple[datetime, str]] = field(default_factory=list)
-    """Min-heap of (time, source); an entry is current iff its time is ``source_max[source]``."""
+    path_max: dict[str, datetime] = field(default_factory=dict)
+    _slowest: dict[str, list[tuple[datetime, str]]] = field(default_factory=dict)
+    """Per path, a min-heap of (time, source); an entry is current iff its time is ``source_max[source]``."""
 
-    def push(self, event: Event, lateness: timedelta, max_skew: timedelta = timedelta(seconds=60)) -> list[Event]:
+    def push(self, event: Event, lateness: timedelta, max_skew: timedelta = timedelta(seconds=60),
+             path_skew: timedelta = timedelta(seconds=180)) -> list[Event]:
         """Add ``event``; return the events now safe to process, in order."""
         time = event.event_time
         if self.released_to is not None and time < self.released_to:
@@ -78,20 +102,28 @@ class ReorderBuffer:
             self.max_seen = time
         source = source_of(event)
         if source is not None and (source not in self.source_max or time > self.source_max[source]):
+            path = PATH_OF_KIND[event.KIND]
             self.source_max[source] = time
-            heapq.heappush(self._slowest, (time, source))
-        return self._release(self._watermark(self.max_seen, max_skew) - lateness)
+            if path not in self.path_max or time > self.path_max[path]:
+                self.path_max[path] = time
+            heapq.heappush(self._slowest.setdefault(path, []), (time, source))
+        return self._release(self._watermark(self.max_seen, max_skew, path_skew) - lateness)
 
-    def _watermark(self, newest: datetime, max_skew: timedelta) -> datetime:
+    def _watermark(self, newest: datetime, max_skew: timedelta, path_skew: timedelta) -> datetime:
         """The slowest live periodic source's latest time (``newest`` if there is none).
 
-        Stale heap entries (a source that has moved on) and idle sources (older than
-        ``newest - max_skew``, which only grows) are popped for good: an idle source that
-        speaks again pushes a fresh entry."""
-        heap = self._slowest
-        while heap and (heap[0][0] != self.source_max.get(heap[0][1]) or newest - heap[0][0] > max_skew):
-            heapq.heappop(heap)
-        return heap[0][0] if heap else newest
+        Stale heap entries (a source that has moved on) and idle sources (older than their
+        path's newest less ``max_skew``, which only grows) are popped for good: an idle source
+        that speaks again pushes a fresh entry. A path lagging ``newest`` by more than
+        ``path_skew`` holds nothing back."""
+        mark = newest
+        for path, heap in self._slowest.items():
+            top = self.path_max[path]
+            while heap and (heap[0][0] != self.source_max.get(heap[0][1]) or top - heap[0][0] > max_skew):
+                heapq.heappop(heap)
+            if heap and newest - top <= path_skew and heap[0][0] < mark:
+                mark = heap[0][0]
+        return mark
 
     def drain(self) -> list[Event]:
         """Release everything held (end of input)."""
@@ -102,7 +134,8 @@ class ReorderBuffer:
     def _release(self, watermark: datetime) -> list[Event]:
         out: list[Event] = []
         held = self.held
-        while held and held[0][0] <= watermark:
+        limit = time_us(watermark) if watermark.year < 9999 else 2**63
+        while held and held[0][0] <= limit:
             out.append(heapq.heappop(held)[3])
         if out:
             self.released_to = out[-1].event_time
@@ -118,6 +151,19 @@ class ReorderBuffer:
             "source_max": {k: format_time(v) for k, v in sorted(self.source_max.items())},
         }
 
+    @staticmethod
+    def _paths(source_max: dict[str, datetime]) -> tuple[dict[str, datetime], dict[str, list[tuple[datetime, str]]]]:
+        """Per-path newest times and source heaps rebuilt from the sources' latest times."""
+        path_max: dict[str, datetime] = {}
+        heaps: dict[str, list[tuple[datetime, str]]] = {}
+        for source, moment in source_max.items():
+            path = PATH_OF_KIND[source.split("|", 1)[0]]
+            path_max[path] = max(moment, path_max.get(path, moment))
+            heaps.setdefault(path, []).append((moment, source))
+        for heap in heaps.values():
+            heapq.heapify(heap)
+        return path_max, heaps
+
     @classmethod
     def load(cls, data: dict[str, Any]) -> ReorderBuffer:
         """Rebuild a buffer from :meth:`dump` output."""
@@ -125,13 +171,13 @@ class ReorderBuffer:
         held = [_held(e) for e in events if e.KIND != "dead_letter"]
         heapq.heapify(held)
         source_max = {k: parse_time(v) for k, v in data.get("source_max", {}).items()}
-        slowest = [(t, s) for s, t in source_max.items()]
-        heapq.heapify(slowest)
+        path_max, slowest = cls._paths(source_max)
         return cls(
             held=held,
             max_seen=parse_time(data["max_seen"]) if data.get("max_seen") else None,
             released_to=parse_time(data["released_to"]) if data.get("released_to") else None,
             late=int(data.get("late", 0)),
             source_max=source_max,
+            path_max=path_max,
             _slowest=slowest,
         )

@@ -126,13 +126,34 @@ def _gpu(sec: float, eid: str) -> object:
     return GpuSample(event_id=eid, event_time=T0 + timedelta(seconds=sec), cluster="c", node_id="n1", gpus=())
 
 
-def test_a_lagging_periodic_source_holds_the_watermark_until_it_is_idle() -> None:
+def test_a_lagging_periodic_source_holds_the_watermark_until_its_path_is_idle() -> None:
+    buf = ReorderBuffer()
+    skew, path_skew = timedelta(seconds=60), timedelta(seconds=180)
+    assert buf.push(_gpu(0, "g0"), LATE, skew, path_skew) == []  # type: ignore[arg-type]
+    # logs race ahead while GPU samples (re-keyed through another topic) lag behind
+    assert buf.push(_line(30, "a"), LATE, skew, path_skew) == []
+    assert buf.push(_line(50, "b"), LATE, skew, path_skew) == []
+    assert _ids(buf.push(_gpu(45, "g1"), LATE, skew, path_skew)) == ["g0", "a"]  # type: ignore[arg-type]
+    # a backlog drained fast: the node path lags by more than max_skew but keeps the order
+    assert buf.push(_line(200, "c"), LATE, skew, path_skew) == []
+    # a node path silent for longer than path_skew is idle: it no longer holds anything back
+    assert _ids(buf.push(_line(300, "d"), LATE, skew, path_skew)) == ["g1", "b", "c"]
+
+
+def test_within_a_path_a_silent_node_is_idle_after_max_skew() -> None:
+    from schemas import GpuSample
+
+    def gpu(sec: float, node: str) -> GpuSample:
+        return GpuSample(event_id=f"{node}-{sec}", event_time=T0 + timedelta(seconds=sec), cluster="c",
+                         node_id=node, gpus=())
+
     buf = ReorderBuffer()
     skew = timedelta(seconds=60)
-    assert buf.push(_gpu(0, "g0"), LATE, skew) == []  # type: ignore[arg-type]
-    # logs race ahead while GPU samples (re-keyed through another topic) lag behind
-    assert buf.push(_line(30, "a"), LATE, skew) == []
-    assert buf.push(_line(50, "b"), LATE, skew) == []
-    assert _ids(buf.push(_gpu(45, "g1"), LATE, skew)) == ["g0", "a"]  # type: ignore[arg-type]
-    # a GPU source lagging by more than the skew is idle: it no longer holds anything back
-    assert _ids(buf.push(_line(200, "c"), LATE, skew)) == ["g1", "b"]
+    buf.push(gpu(0, "dead"), LATE, skew)
+    released = []
+    for sec in range(5, 100, 5):
+        released += _ids(buf.push(gpu(sec, "alive"), LATE, skew))
+    # the dead node's last sample was at 0: once the alive node is 60 s ahead, it holds nothing
+    assert "alive-80" in released and "dead-0" in released
+    again = ReorderBuffer.load(buf.dump())
+    assert _ids(again.push(gpu(100, "alive"), LATE, skew)) == ["alive-90"]

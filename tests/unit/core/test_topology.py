@@ -97,5 +97,5 @@ def test_gpu_samples_reach_their_job_whatever_topic_was_read_first() -> None:
     runner.feed(sample)  # before the node's placement: waits in the router
     runner.feed(_scheduled(0, "j1", ["n1"]))
     jobs = runner.states[("jobs", "j1")]
-    held = [h.event.event_id for h in jobs.buffer.held]
+    held = [h[3].event_id for h in jobs.buffer.held]
     assert "g1" in held

@@ -118,6 +118,13 @@ DELEGATED: dict[str, str] = {
     "actuate": "sinks.actuators.cli:actuate_main",
     "kafka": "deploy.local_kafka:main",
     "demo": "deploy.demo:main",
+    "agent": "producers.agent.cli:agent_main",
+    "jobs": "producers.scheduler.cli:jobs_main",
+    "fr": "producers.hooks.cli:fr_main",
+    "ett": "sinks.clickhouse.ett_cli:ett_main",
+    "load": "sinks.clickhouse.load:load_main",
+    "report": "dashboards.cli:report_main",
+    "dashboards": "dashboards.cli:dashboards_main",
 }
 DELEGATED_HELP = {
     "simulate": "simulate a fleet with injected faults (events + ground truth)",
@@ -128,6 +135,13 @@ DELEGATED_HELP = {
     "actuate": "run an actuator on the decisions topic",
     "kafka": "local Kafka broker: up | down | status",
     "demo": "the whole pipeline on a simulated fleet",
+    "agent": "the per-node agent: GPU, RDMA, kernel log, training logs, stacks -> Kafka",
+    "jobs": "job lifecycle events from Slurm, Kubernetes or a prolog/epilog ('emit')",
+    "fr": "PyTorch Flight Recorder dumps -> collective_progress ('fr import DIR')",
+    "ett": "effective training time: 'ett report --dsn ...', 'ett model ...'",
+    "load": "load a replay's derived events into ClickHouse (idempotent)",
+    "report": "a self-contained HTML report of the fleet (from a DSN or a replay's output)",
+    "dashboards": "Grafana dashboards: 'export DIR' (file provisioning) or 'push'",
 }
 COMMANDS: dict[str, Command] = {"worker": _worker, "replay": _replay, "produce": _produce, "topics": _topics}
 PASS_THROUGH = frozenset({"topics"})

@@ -17,11 +17,13 @@ import time
 import uuid
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PARTS = [
     ("classifier", [sys.executable, "-m", "tests.bench.classify_bench"]),
+    ("classifier on real log lines (dev and held-out sources)", [sys.executable, "-m", "tests.bench.classify_real"]),
     ("hang detection", [sys.executable, "-m", "tests.bench.hang_eval", "--scenarios", "40", "--seed", "1"]),
     ("slow nodes", [sys.executable, "-m", "tests.bench.slow_eval", "--scenarios", "40", "--seed", "1"]),
+    ("throughput ratios, side by side", [sys.executable, "-m", "tests.bench.ratios"]),
 ]
 
 

@@ -1,0 +1,215 @@
+"""Throughput ratios measured side by side in one run (``make bench``; issue: a 100,000-GPU fleet).
+
+Absolute rates swing with whatever else the machine runs; a ratio of two things measured one
+after the other on the same input is steadier. Each part prints its two rates and the ratio:
+
+1. ``faultline replay`` against a bare ``json.loads`` loop over the same file;
+2. the Faust worker end to end (first message produced to its consumer group's committed
+   offsets reaching the end of every input topic) against a plain confluent consumer reading
+   the same topics from the same broker;
+3. the ClickHouse sink (Kafka -> chDB) against a bare clickhouse-connect insert of the same rows
+   into the same chDB;
+4. the largest job the job pipeline keeps up with in real time (nodes), and its state size.
+
+    python -m tests.bench.ratios [--part replay|worker|sink|job] [--events N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _fleet_file(directory: Path, nodes: int, duration_s: float, jobs: int = 4) -> Path:
+    from producers.simulator import FleetConfig, simulate
+    from producers.simulator import scenarios as sc
+
+    run = simulate(FleetConfig(nodes=nodes, jobs=jobs, duration_s=duration_s, seed=7, cluster="bench"),
+                   [sc.Hang(job=0, at_s=duration_s / 2, source="single"),
+                    sc.Xid(node=1, gpu=0, xid=13, at_s=60, repeats=200, interval_s=0.2)])
+    path = directory / f"fleet-{nodes}.jsonl"
+    run.write_jsonl(path)
+    return path
+
+
+def replay_ratio(directory: Path) -> str:
+    """Replay events/s against json.loads over the same file."""
+    from streams.replay import replay
+
+    path = _fleet_file(directory, nodes=32, duration_s=900)
+    lines = path.read_bytes().splitlines()
+    started = time.perf_counter()
+    for line in lines:
+        json.loads(line)
+    raw_rate = len(lines) / (time.perf_counter() - started)
+    started = time.perf_counter()
+    result = replay(path, io.BytesIO())
+    rate = result.events / (time.perf_counter() - started)
+    return (f"replay: {rate:,.0f} events/s vs json.loads {raw_rate:,.0f} lines/s -> {rate / raw_rate:.1%} "
+            f"({result.events:,} events, {result.derived:,} derived; start-up included)")
+
+
+def job_capacity(max_nodes: int = 1024) -> str:
+    """The largest job (nodes x 8 GPUs) whose events the job pipeline processes faster than it emits them."""
+    from producers.simulator import FleetConfig, simulate
+    from streams import topology
+    from streams.core.topology import LocalRunner
+    from streams.settings import DetectionSettings
+    from streams.shell import pack_state
+
+    lines = []
+    largest = 0
+    for nodes in (64, 128, 256, 512, 1024):
+        if nodes > max_nodes:
+            break
+        duration_s = 120.0
+        run = simulate(FleetConfig(nodes=nodes, jobs=1, nodes_per_job=nodes, duration_s=duration_s, seed=3,
+                                   cluster="cap"), [])
+        runner = LocalRunner(topology.build())
+        started = time.perf_counter()
+        for event in run.events:
+            runner.feed(event)
+        elapsed = time.perf_counter() - started
+        produced_rate = len(run.events) / duration_s
+        rate = len(run.events) / elapsed
+        job_state = next(v for (stage, _), v in runner.states.items() if stage == "jobs")
+        size = len(pack_state(topology.job_pipeline(DetectionSettings()).dump(job_state)))
+        keeps_up = rate >= produced_rate
+        largest = nodes if keeps_up else largest
+        lines.append(f"  {nodes:5d} nodes: emits {produced_rate:,.0f} events/s, processed {rate:,.0f} events/s "
+                     f"({rate / produced_rate:.2f}x real time), job state {size / 1e6:.2f} MB packed")
+        if not keeps_up:
+            break
+    return "\n".join([f"largest job kept up with in real time: {largest} nodes", *lines])
+
+
+def worker_ratio(events: int) -> str:
+    """The Faust worker end to end against a plain consumer of the same topics."""
+    from confluent_kafka import Consumer, TopicPartition
+
+    from deploy.local_kafka import LocalKafka, LocalKafkaSettings
+    from producers.kafka import EventProducer
+    from schemas.registry import TELEMETRY_TOPICS
+    from schemas.settings import KafkaSettings
+    from streams.topics import create_topics
+
+    with tempfile.TemporaryDirectory() as tmp, LocalKafka(LocalKafkaSettings(port=0, data_dir=Path(tmp))) as broker:
+        path = _fleet_file(Path(tmp), nodes=16, duration_s=max(60.0, events / 150))
+        from schemas import decode
+
+        fleet = [decode(line) for line in path.read_bytes().splitlines()][:events]
+        kafka = KafkaSettings(bootstrap_servers=broker.bootstrap, namespace="ratio.")
+        app_id = "ratio.pipeline"
+        create_topics(kafka, app_id)
+        with EventProducer(kafka) as producer:
+            producer.send_all(fleet)  # type: ignore[arg-type]
+        topics = [kafka.topic(t) for t in TELEMETRY_TOPICS]
+        consumer = Consumer(kafka.confluent(**{"group.id": uuid.uuid4().hex, "auto.offset.reset": "earliest"}))
+        ends = {(t, p): consumer.get_watermark_offsets(TopicPartition(t, p))[1]
+                for t in topics for p in range(kafka.partitions)}
+        total = sum(ends.values())
+        consumer.subscribe(topics)
+        started, seen = time.perf_counter(), 0
+        while seen < total:
+            msg = consumer.poll(0.5)
+            seen += msg is not None and not msg.error()
+        plain = total / (time.perf_counter() - started)
+        consumer.close()
+        log = Path(tmp) / "worker.log"
+        started = time.perf_counter()
+        worker = subprocess.Popen([sys.executable, "-m", "streams.cli", "--bootstrap", broker.bootstrap,
+                                   "--namespace", kafka.namespace, "worker", "--app-id", app_id],
+                                  cwd=REPO, stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+        try:
+            _wait_committed(kafka, app_id, ends, timeout_s=900)
+            elapsed = time.perf_counter() - started
+        finally:
+            worker.terminate()
+            worker.wait(60)
+    rate = total / elapsed
+    return (f"worker end to end: {rate:,.0f} events/s vs a plain consumer {plain:,.0f} events/s -> {rate / plain:.1%} "
+            f"({total:,} events, worker start-up included, one worker on the broker's machine)")
+
+
+def _wait_committed(kafka: object, group: str, ends: dict[tuple[str, int], int], timeout_s: float) -> None:
+    from confluent_kafka import Consumer, TopicPartition
+
+    consumer = Consumer(kafka.confluent(**{"group.id": group, "enable.auto.commit": False}))  # type: ignore[attr-defined]
+    deadline = time.monotonic() + timeout_s
+    try:
+        while time.monotonic() < deadline:
+            offsets = consumer.committed([TopicPartition(t, p) for t, p in ends], timeout=10)
+            if all(o.offset >= ends[(o.topic, o.partition)] for o in offsets):
+                return
+            time.sleep(0.5)
+        raise TimeoutError("the worker did not reach the end of its inputs")
+    finally:
+        consumer.close()
+
+
+def sink_ratio(rows: int) -> str:
+    """The sink (Kafka -> chDB) against a bare insert of the same rows into the same chDB."""
+    from datetime import UTC, datetime, timedelta
+
+    from deploy.local_kafka import LocalKafka, LocalKafkaSettings
+    from producers.kafka import EventProducer
+    from schemas import HangSignals, HangVote
+    from schemas.settings import KafkaSettings
+    from sinks.clickhouse.mapping import columns, spec_for, to_row
+    from sinks.clickhouse.settings import ClickHouseSettings
+    from sinks.clickhouse.sink import ClickHouseSink
+    from sinks.clickhouse.store import connect
+    from streams.topics import create_topics
+
+    t0 = datetime(2026, 11, 22, tzinfo=UTC)
+    votes = [HangVote(event_id=f"v{i}", event_time=t0 + timedelta(seconds=i), cluster="c", job_id=f"j{i % 50}",
+                      attempt=0, window_start=t0, window_end=t0 + timedelta(seconds=i),
+                      signals=HangSignals(log_silent=False), votes=0, hang=False) for i in range(rows)]
+    with tempfile.TemporaryDirectory() as tmp, LocalKafka(LocalKafkaSettings(port=0, data_dir=Path(tmp))) as broker:
+        kafka = KafkaSettings(bootstrap_servers=broker.bootstrap, namespace="sinkratio.")
+        create_topics(kafka)
+        with EventProducer(kafka) as producer:
+            producer.send_all(votes)
+        ch = ClickHouseSettings(dsn=f"chdb://{tmp}/ch", database="bench_sink")
+        started = time.perf_counter()
+        ClickHouseSink(kafka, ch, "sink-bench").run(idle_exit_s=2.0)
+        sink_rate = rows / (time.perf_counter() - started - 2.0)
+        store = connect(ch.model_copy(update={"database": "bench_bare"}))
+        store.migrate()
+        spec = spec_for(votes[0])
+        names = [c.name for c in columns(spec)]
+        data = [to_row(spec, v, i) for i, v in enumerate(votes)]
+        started = time.perf_counter()
+        store._client.insert(spec.table, data, column_names=names, database="bench_bare")
+        bare_rate = rows / (time.perf_counter() - started)
+        store.close()
+    return (f"sink: {sink_rate:,.0f} rows/s (Kafka -> chDB, less its 2 s idle exit) vs a bare insert "
+            f"{bare_rate:,.0f} rows/s -> {sink_rate / bare_rate:.1%} ({rows:,} hang votes)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.ratios", description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=["replay", "worker", "sink", "job", "all"], default="all")
+    parser.add_argument("--events", type=int, default=100_000)
+    parser.add_argument("--max-nodes", type=int, default=1024)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        parts = {"replay": lambda: replay_ratio(Path(tmp)), "job": lambda: job_capacity(args.max_nodes),
+                 "worker": lambda: worker_ratio(args.events), "sink": lambda: sink_ratio(args.events)}
+        for name, part in parts.items():
+            if args.part in (name, "all"):
+                print(part(), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -121,8 +121,8 @@ DELEGATED: dict[str, str] = {
     "agent": "producers.agent.cli:agent_main",
     "jobs": "producers.scheduler.cli:jobs_main",
     "fr": "producers.hooks.cli:fr_main",
-    "ett": "sinks.clickhouse.ett_cli:ett_main",
-    "load": "sinks.clickhouse.load:load_main",
+    "ett": "streams.cli:ett_command",
+    "load": "streams.cli:load_command",
     "report": "dashboards.cli:report_main",
     "dashboards": "dashboards.cli:dashboards_main",
 }
@@ -183,6 +183,20 @@ def kb_command(argv: list[str]) -> int:
     parser.add_argument("--kb", default=None)
     args = parser.parse_args(argv)
     return kb_check_main(sys.stdout, kb_path=args.kb)
+
+
+def ett_command(argv: list[str]) -> int:
+    """``faultline ett report|model ...``, with the DSN from flags or the environment."""
+    from sinks.clickhouse.ett_cli import ett_main
+
+    return ett_main(argv, os.environ)
+
+
+def load_command(argv: list[str]) -> int:
+    """``faultline load DERIVED.jsonl [--dsn ...]``, with the DSN from flags or the environment."""
+    from sinks.clickhouse.load import load_main
+
+    return load_main(argv, os.environ)
 
 
 def sql_command(argv: list[str]) -> int:

@@ -9,7 +9,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from schemas.settings import KafkaSettings
 from streams.classify.settings import ClassifySettings
 from streams.decide.settings import GuardSettings, PolicySettings
+from streams.ett.settings import EttSettings
 from streams.hang.settings import HangSettings
+from streams.incident.settings import IncidentSettings
 from streams.slow.settings import SlowSettings
 
 REPO = Path(__file__).resolve().parent.parent
@@ -23,8 +25,10 @@ class DetectionSettings(BaseModel):
     classify: ClassifySettings = Field(default_factory=ClassifySettings)
     hang: HangSettings = Field(default_factory=HangSettings)
     slow: SlowSettings = Field(default_factory=SlowSettings)
+    incident: IncidentSettings = Field(default_factory=IncidentSettings)
     policy: PolicySettings = Field(default_factory=PolicySettings)
     guards: GuardSettings = Field(default_factory=GuardSettings)
+    ett: EttSettings = Field(default_factory=EttSettings)
     lateness_s: float = Field(
         default=5.0, ge=0,
         description="Event-time slack below a job's watermark before its events are processed: "
@@ -39,7 +43,7 @@ class DetectionSettings(BaseModel):
         "12 sampling intervals.",
     )
     path_skew_s: float = Field(
-        default=180.0, gt=0,
+        default=300.0, gt=0,
         description="Node telemetry reaches a job through an extra re-keying hop; when that whole "
         "path lags the job's newest event by more than this, it stops holding the watermark "
         "(every node of the job went silent). Within a path, sources are compared with each "

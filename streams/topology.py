@@ -6,7 +6,7 @@
     placements.feed ---------------------------------- route ---> jobs.feed (by job)
     telemetry.log, telemetry.stack, telemetry.collective,
     jobs.lifecycle, jobs.progress, jobs.feed ---------- jobs ----> hangs.votes, hangs.verdicts,
-                       (reorder -> hang -> slow -> policy)         nodes.outliers, incidents,
+    (reorder -> hang -> slow -> incident -> policy -> ett)         nodes.outliers, incidents,
                                                                    ett.intervals, guards.feed
                                                                    (proposed decisions and the
                                                                    job's lifecycle, by cluster)
@@ -37,7 +37,9 @@ from streams.core.routing import (
 from streams.core.topology import Stage, Topology
 from streams.decide.guards import GuardDetector
 from streams.decide.policy import PolicyDetector
+from streams.ett.detector import EttDetector
 from streams.hang.detector import HangDetector
+from streams.incident.detector import IncidentDetector
 from streams.settings import DetectionSettings
 from streams.slow.detector import SlowNodeDetector
 
@@ -47,8 +49,11 @@ JOB_OUTPUTS = ("hangs.votes", "hangs.verdicts", "nodes.outliers", "incidents", "
 
 
 def job_stages(settings: DetectionSettings) -> list[Detector[Any]]:
-    """The detectors of one job's pipeline, in the order they see each event."""
-    return [HangDetector(settings.hang), SlowNodeDetector(settings.slow), PolicyDetector(settings.policy)]
+    """The detectors of one job's pipeline, in the order they see each event (and the outputs
+    of those before them): hang verdicts and slow nodes feed the incidents, incidents and
+    verdicts feed the policy, and the ETT accounting sees all of it."""
+    return [HangDetector(settings.hang), SlowNodeDetector(settings.slow), IncidentDetector(settings.incident),
+            PolicyDetector(settings.policy), EttDetector(settings.ett)]
 
 
 def job_pipeline(settings: DetectionSettings) -> JobPipeline:
@@ -65,7 +70,7 @@ def build(settings: DetectionSettings | None = None) -> Topology:
         Stage("lifecycle", ("jobs.lifecycle",), lifecycle_key, LifecycleFanout(), ("placements.feed",),
               state_every_s=0.0),
         Stage("route", ("telemetry.gpu", "telemetry.net", "faults.classified", "placements.feed"), message_key,
-              NodeRouter(), ("jobs.feed",)),
+              NodeRouter(), ("jobs.feed",), tick_s=5.0, end_flush_at_infinity=True),
         Stage("jobs", JOB_INPUTS, job_key, job_pipeline(det), JOB_OUTPUTS,
               redirect=((Decision, "guards.feed", "cluster"), (JobEvent, "guards.feed", "cluster"))),
         Stage("guards", ("guards.feed",), message_key, GuardDetector(det.guards), ("decisions",),

@@ -118,7 +118,14 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "fault.gpu_pci and fault.action", _add_columns("faults", ("gpu_pci", "action"))),
     Migration(3, "ett_interval.gpus", _add_columns("ett_intervals", ("gpus",))),
     Migration(4, "incidents table", lambda database: (create_table(next(s for s in TABLES if s.table == "incidents"), database),)),
+    Migration(5, "ETT analytics views", lambda database: _analytics_views(database)),
 )
+
+
+def _analytics_views(database: str) -> tuple[str, ...]:
+    from sinks.clickhouse.analytics import create_views  # analytics imports this module: import late
+
+    return create_views(database)
 
 
 def pending(applied: set[int]) -> tuple[Migration, ...]:

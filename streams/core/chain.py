@@ -86,7 +86,7 @@ class JobPipeline:
     name = "jobs"
 
     def __init__(self, detectors: Sequence[Detector[Any]], lateness_s: float, max_skew_s: float = 60.0,
-                 path_skew_s: float = 180.0) -> None:
+                 path_skew_s: float = 300.0) -> None:
         self.stages = Stages(detectors)
         self.lateness = timedelta(seconds=lateness_s)
         self.max_skew = timedelta(seconds=max_skew_s)

@@ -91,7 +91,7 @@ class ReorderBuffer:
     """Per path, a min-heap of (time, source); an entry is current iff its time is ``source_max[source]``."""
 
     def push(self, event: Event, lateness: timedelta, max_skew: timedelta = timedelta(seconds=60),
-             path_skew: timedelta = timedelta(seconds=180)) -> list[Event]:
+             path_skew: timedelta = timedelta(seconds=300)) -> list[Event]:
         """Add ``event``; return the events now safe to process, in order."""
         time = event.event_time
         if self.released_to is not None and time < self.released_to:

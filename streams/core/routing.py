@@ -11,9 +11,10 @@ detectors need it all the same. Routing is two pure stages of the declared topol
 - :class:`NodeRouter` (keyed by node) reads ``placements.feed`` together with the node's
   samples and faults, which are partitioned by the same key (co-partitioned: every worker
   holds the placements of exactly the nodes whose telemetry it reads), and forwards each
-  sample to ``jobs.feed`` keyed by the node's job. A sample that arrives before its node's
-  placement waits in a small bounded buffer and is forwarded when the placement comes, so
-  the result does not depend on which topic a worker happened to read first.
+  sample to ``jobs.feed`` keyed by the job whose placement held the node at the sample's
+  event time. Samples wait a little event time before they are attributed, so a placement
+  read after a sample of the same moment still counts: the result does not depend on which
+  topic a worker happened to read first.
 
 A node belongs to a job from its ``scheduled``/``restarting`` placement until the job
 ``finished`` or was ``cancelled`` (a failed job keeps its nodes: faults that explain the
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from schemas import (
@@ -38,6 +39,8 @@ from schemas import (
     StackSample,
     StepProgress,
     decode,
+    format_time,
+    parse_time,
 )
 from streams.core.detector import Forward, JsonData, Output
 
@@ -47,9 +50,11 @@ ENDS_PLACEMENT = frozenset({"finished", "cancelled"})
 SETS_PLACEMENT = frozenset({"scheduled", "restarting"})
 
 PENDING_PER_NODE = 64
-"""Samples of a node without a placement kept for when its placement arrives (~2.5 min of
-GPU + network samples at 5 s). Older ones are dropped and counted: an idle node's samples
-belong to no job."""
+"""Most events of one node waiting to be attributed; beyond it the oldest is attributed at once."""
+
+HOLD_S = 10.0
+"""Node event time a node's sample or fault waits before it is attributed to a job: two
+sampling intervals, enough for a new placement racing it through the lifecycle stage."""
 
 
 # --- keys -------------------------------------------------------------------------------
@@ -139,60 +144,106 @@ def _ended(event: JobEvent) -> JobEvent:
 
 @dataclass
 class NodeState:
-    """One node's current job and its samples waiting for a placement."""
+    """One node's placements over event time and its events waiting to be attributed.
 
-    job: str | None = None
+    ``history`` holds (since, job or None) in event-time order, the last few placements of
+    the node; ``pending`` the node's samples and job-less faults not yet forwarded."""
+
+    history: list[tuple[datetime, str | None]] = field(default_factory=list)
     pending: list[Event] = field(default_factory=list)
+    newest: datetime | None = None
     dropped: int = 0
+
+    def job_at(self, moment: datetime) -> str | None:
+        """The job whose placement held the node at event time ``moment``."""
+        job = None
+        for since, owner in self.history:
+            if since > moment:
+                break
+            job = owner
+        return job
 
 
 class NodeRouter:
-    """Forwards a node's samples and job-less faults to its job's ``jobs.feed`` (module doc)."""
+    """Forwards a node's samples and job-less faults to ``jobs.feed`` of the job that held the
+    node at the event's time.
+
+    A node's events wait ``hold_s`` of the node's own event time before they are attributed:
+    a node moving from job A to job B sends B's first samples and faults at the same moment
+    B's placement travels through the lifecycle stage, so attributing on arrival would give
+    them to A. Waiting a little event time (the node's next samples, or the stage's
+    watermark on a tick) lets the placement arrive first, and the placement history then
+    says which job held the node at that time. Faults that name their job go straight on.
+    """
 
     name = "route"
 
-    def __init__(self, pending_per_node: int = PENDING_PER_NODE) -> None:
+    def __init__(self, hold_s: float = HOLD_S, pending_per_node: int = PENDING_PER_NODE,
+                 history_per_node: int = 8) -> None:
+        self.hold = timedelta(seconds=hold_s)
         self.pending_per_node = pending_per_node
+        self.history_per_node = history_per_node
 
     def initial(self) -> NodeState:
         return NodeState()
 
     def step(self, state: NodeState, event: Event) -> tuple[NodeState, Sequence[Output]]:
-        if isinstance(event, JobEvent):
-            return state, self._placement(state, event)
         if isinstance(event, Fault) and event.job_id:
             return state, [Forward("jobs.feed", event.job_id, event)]
-        if not isinstance(event, (*NODE_KEYED, Fault)):
+        if isinstance(event, JobEvent):
+            self._placement(state, event)
+        elif isinstance(event, (*NODE_KEYED, Fault)):
+            state.pending.append(event)
+        else:
             return state, []
-        if state.job is not None:
-            return state, [Forward("jobs.feed", state.job, event)]
-        state.pending.append(event)
-        if len(state.pending) > self.pending_per_node:
-            del state.pending[0]
-            state.dropped += 1
-        return state, []
+        if state.newest is None or event.event_time > state.newest:
+            state.newest = event.event_time
+        out = self._release(state, state.newest - self.hold)
+        while len(state.pending) > self.pending_per_node:  # a burst faster than hold_s: attribute now
+            out += self._attribute(state, state.pending.pop(0))
+        return state, out
 
-    def _placement(self, state: NodeState, event: JobEvent) -> list[Output]:
+    def _placement(self, state: NodeState, event: JobEvent) -> None:
         if event.kind in SETS_PLACEMENT and event.placement:
-            state.job = event.job_id
-            waiting = [e for e in state.pending if e.event_time >= event.event_time]
-            state.pending = []
-            return [Forward("jobs.feed", event.job_id, e) for e in waiting]
-        if event.kind in ENDS_PLACEMENT and state.job == event.job_id:
-            state.job = None
-        return []
+            state.history.append((event.event_time, event.job_id))
+        elif event.kind in ENDS_PLACEMENT and state.job_at(event.event_time) == event.job_id:
+            state.history.append((event.event_time, None))
+        else:
+            return
+        state.history.sort(key=lambda entry: entry[0])
+        del state.history[:-self.history_per_node]
+
+    def _release(self, state: NodeState, until: datetime) -> list[Output]:
+        ready = [e for e in state.pending if e.event_time <= until]
+        if not ready:
+            return []
+        state.pending = [e for e in state.pending if e.event_time > until]
+        out: list[Output] = []
+        for event in sorted(ready, key=lambda e: e.event_time):
+            out += self._attribute(state, event)
+        return out
+
+    def _attribute(self, state: NodeState, event: Event) -> list[Output]:
+        job = state.job_at(event.event_time)
+        if job is None:
+            state.dropped += 1  # a node between jobs: its samples belong to no job
+            return []
+        return [Forward("jobs.feed", job, event)]
 
     def flush(self, state: NodeState, now: datetime) -> tuple[NodeState, Sequence[Output]]:
-        return state, []
+        """Attribute what waited ``hold_s`` as of the stage watermark ``now`` (all at end of input)."""
+        until = now if now.year == 9999 else now - self.hold
+        return state, self._release(state, until)
 
     def dump(self, state: NodeState) -> JsonData:
-        return {"job": state.job, "dropped": state.dropped,
+        return {"history": [[format_time(t), job] for t, job in state.history], "dropped": state.dropped,
+                "newest": format_time(state.newest) if state.newest else None,
                 "pending": [e.to_wire() for e in state.pending]}
 
     def load(self, data: JsonData) -> NodeState:
         import json
 
         pending = [decode(json.dumps(w)) for w in data.get("pending", [])]
-        return NodeState(data.get("job"), [e for e in pending if e.KIND != "dead_letter"],
-                         int(data.get("dropped", 0)))
-
+        return NodeState([(parse_time(t), job) for t, job in data.get("history", [])],
+                         [e for e in pending if e.KIND != "dead_letter"],
+                         parse_time(data["newest"]) if data.get("newest") else None, int(data.get("dropped", 0)))

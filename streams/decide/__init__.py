@@ -2,10 +2,12 @@
 
 Two pure detectors, so the stage scales across Faust workers:
 
-- :class:`PolicyDetector` (one state per ``job_id``): faults, hang verdicts, slow nodes and the
-  job's lifecycle/progress -> *proposed* decisions (``guard`` null);
+- :class:`PolicyDetector` (one state per ``job_id``): incidents (``streams.incident``: one root
+  cause and its cascade), hang verdicts, slow nodes and the job's lifecycle/progress ->
+  *proposed* decisions (``guard`` null);
 - :class:`GuardDetector` (one state per ``cluster``): proposed decisions + job events ->
-  the final decisions published on ``decisions`` (passed, downgraded or refused).
+  the final decisions published on ``decisions`` (passed, downgraded or refused, a refusal
+  followed by the job-wide fallback that removes no node).
 
 Imports only ``schemas`` and the
 standard library (and pydantic for the settings, as ``schemas`` does).

@@ -63,6 +63,19 @@ class ClusterState:
     """decision id -> ISO time first seen (duplicate suppression)."""
     alerted_at: datetime | None = None
     """When the last cluster blast-radius alert (a ``notify``) was emitted."""
+    job_sizes: dict[str, int] = field(default_factory=dict)
+    """job_id -> nodes in its latest placement (the per-job limit scales with it)."""
+    job_wide: dict[str, int] = field(default_factory=dict)
+    """job_id -> latest attempt for which a job-wide action (restart, resubmit, stop) passed."""
+    restarts: dict[str, int] = field(default_factory=dict)
+    """job_id -> attempt of the latest ``restart_in_place`` that passed."""
+    fallbacks: dict[str, str] = field(default_factory=dict)
+    """job_id -> joined cause ids of the latest refusal that got a fallback (one per cause)."""
+
+    def forget_job(self, job_id: str) -> None:
+        """Drop what is kept per job once the job finished or was cancelled."""
+        for table in (self.job_sizes, self.job_wide, self.restarts, self.fallbacks):
+            table.pop(job_id, None)
 
     def dump(self) -> dict[str, Any]:
         """JSON-ready data of this state."""
@@ -71,6 +84,8 @@ class ClusterState:
             "blocks": [b.dump() for b in self.blocks],
             "nodes": {k: v.dump() for k, v in self.nodes.items()},
             "seen": dict(self.seen), "alerted_at": iso(self.alerted_at),
+            "job_sizes": dict(self.job_sizes), "job_wide": dict(self.job_wide),
+            "restarts": dict(self.restarts), "fallbacks": dict(self.fallbacks),
         }
 
     @classmethod
@@ -81,4 +96,6 @@ class ClusterState:
             blocks=[Block.load(b) for b in data["blocks"]],
             nodes={k: NodeRecord.load(v) for k, v in data["nodes"].items()},
             seen=dict(data["seen"]), alerted_at=from_iso(data["alerted_at"]),
+            job_sizes=dict(data.get("job_sizes", {})), job_wide=dict(data.get("job_wide", {})),
+            restarts=dict(data.get("restarts", {})), fallbacks=dict(data.get("fallbacks", {})),
         )

@@ -9,19 +9,29 @@ a blocked node came back). For every proposed decision it emits, in this order o
    under at-least-once processing must not act twice);
 2. the decision unchanged when it takes no node (checkpoint, restart, resubmit, stop, notify);
 3. a *refused* copy (``guard.refused`` true, rule ``node_cooldown``) when a node is still out
-   from an earlier block that covers this one;
+   from an earlier block that covers this one (when that block was the same job's, its
+   replacement is already under way and nothing else is added);
 4. for a flapping node (blocked again within ``flap_window_s`` after it came back): the action
    with ``block_scope`` ``cluster`` and guard rule ``flapping_node`` (not refused), plus a
    ``notify``;
-5. a ``notify`` (``guard.refused`` false, rule ``job_blast_radius``) instead of the action when
-   the job would take more than ``max_nodes_per_job`` distinct nodes per window;
+5. a refused copy (rule ``job_blast_radius``) when the job would take more than
+   ``max(max_nodes_per_job, floor(max_job_share x job nodes))`` distinct nodes per window;
 6. a refused copy (rule ``cluster_blast_radius``) when cluster-scope blocks would exceed the
    cluster limit, plus one ``notify`` alert per window (rule ``cluster_blast_radius_alert``);
 7. otherwise the decision unchanged.
 
-A guarded decision's id is ``derived_id("decision", job_id, proposed_id, "guard", rule)`` and
-an added notify's id is ``derived_id("decision", job_id, "notify", rule, proposed_id)``, so
-replays reproduce both. ``issued_at`` and ``expires_at`` are those of the proposed decision.
+A refusal never leaves a broken job alone: after a refused copy (3 with another job's block,
+5, 6) comes the strongest job-wide action that removes no node, guard rule
+``refused_fallback`` (not refused): ``restart_in_place``, or ``resubmit_job`` when a restart in
+place already passed for an earlier attempt of the job (it did not cure it), plus a ``notify``
+for a human. No fallback action when a job-wide action already passed for the attempt (only the
+``notify``), and one fallback per refused cause (a refused ``replace_nodes`` and its
+``drain_reboot_nodes`` companion get one).
+
+A guarded decision's id is ``derived_id("decision", job_id, proposed_id, "guard", rule)``, a
+fallback's ``derived_id("decision", job_id, proposed_id, "fallback", action)`` and an added
+notify's ``derived_id("decision", job_id, "notify", rule, proposed_id)``, so replays reproduce
+them. ``issued_at`` and ``expires_at`` are those of the proposed decision.
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from schemas import Decision, Event, Guard, JobEvent, derived_id
+from schemas.derived import Action
 from streams.decide.guard_state import Block, ClusterState, NodeRecord
 from streams.decide.settings import GuardSettings
 from streams.decide.state import need_iso
@@ -43,6 +54,9 @@ RULE_FLAPPING = "flapping_node"
 RULE_JOB_LIMIT = "job_blast_radius"
 RULE_CLUSTER_LIMIT = "cluster_blast_radius"
 RULE_CLUSTER_ALERT = "cluster_blast_radius_alert"
+RULE_FALLBACK = "refused_fallback"
+
+JOB_WIDE: frozenset[str] = frozenset({"restart_in_place", "resubmit_job", "stop_job"})
 
 
 class GuardDetector:
@@ -81,12 +95,17 @@ class GuardDetector:
             return state, []
         state.seen[event.decision_id] = event.issued_at.isoformat()
         if event.action not in TAKING:
+            self._note_job_wide(state, event)
             return state, [event]
         return state, list(self._guard_taking(state, event))
 
     # -- placements ----------------------------------------------------------------------
 
     def _on_job_event(self, state: ClusterState, event: JobEvent) -> None:
+        if event.kind in ("finished", "cancelled"):
+            state.forget_job(event.job_id)
+        if event.placement:
+            state.job_sizes[event.job_id] = len({p.node_id for p in event.placement})
         for placed in event.placement:
             state.placed_nodes.add(placed.node_id)
             rec = state.nodes.get(placed.node_id)
@@ -99,24 +118,27 @@ class GuardDetector:
 
     def _guard_taking(self, state: ClusterState, d: Decision) -> list[Decision]:
         causes = ",".join(sorted(d.reason.cause_ids))
-        cooling = self._cooling(state, d, causes)
+        cooling, own = self._cooling(state, d, causes)
         if cooling:
-            return [_guarded(d, RULE_COOLDOWN, True, cooling)]
+            refused = _guarded(d, RULE_COOLDOWN, True, cooling)
+            return [refused] if own else [refused, *self._fallback(state, d, causes, cooling)]
         flapping = self._flapping(state, d)
         candidate = d.model_copy(update={"block_scope": "cluster"}) if flapping else d
         excess = self._job_excess(state, candidate)
         if excess:
-            return [_as_notify(candidate, RULE_JOB_LIMIT, excess)]
+            return [_guarded(candidate, RULE_JOB_LIMIT, True, excess),
+                    *self._fallback(state, d, causes, excess)]
         excess = self._cluster_excess(state, candidate)
         if excess:
-            return self._refuse_cluster(state, candidate, excess)
+            return [*self._refuse_cluster(state, candidate, excess), *self._fallback(state, d, causes, excess)]
         self._record(state, candidate, causes)
         if not flapping:
             return [d]
         return [_guarded(candidate, RULE_FLAPPING, False, flapping),
                 _notify(candidate, RULE_FLAPPING, flapping)]
 
-    def _cooling(self, state: ClusterState, d: Decision, causes: str) -> str:
+    def _cooling(self, state: ClusterState, d: Decision, causes: str) -> tuple[str, bool]:
+        """Why a node of ``d`` is still cooling ("" if none), and whether the block was ``d``'s job's."""
         cooldown = timedelta(seconds=self.settings.node_cooldown_s)
         for node in d.nodes:
             rec = state.nodes.get(node)
@@ -125,8 +147,31 @@ class GuardDetector:
             covers = rec.scope == "cluster" or (rec.job_id == d.job_id and d.block_scope == "task")
             if covers and d.issued_at - rec.blocked_at < cooldown:
                 return (f"{node} was blocked ({rec.scope}) at {rec.blocked_at.isoformat()} and has "
-                        f"not come back; cooldown {self.settings.node_cooldown_s:g} s")
-        return ""
+                        f"not come back; cooldown {self.settings.node_cooldown_s:g} s"), rec.job_id == d.job_id
+        return "", False
+
+    # -- job-wide actions and the fallback of a refusal ------------------------------------
+
+    def _note_job_wide(self, state: ClusterState, d: Decision) -> None:
+        if d.action not in JOB_WIDE:
+            return
+        state.job_wide[d.job_id] = max(state.job_wide.get(d.job_id, d.attempt), d.attempt)
+        if d.action == "restart_in_place":
+            state.restarts[d.job_id] = max(state.restarts.get(d.job_id, d.attempt), d.attempt)
+
+    def _fallback(self, state: ClusterState, d: Decision, causes: str, why: str) -> list[Decision]:
+        """The job-wide action that removes no node, plus a notify, for a refused node action."""
+        if state.fallbacks.get(d.job_id) == causes:
+            return []
+        state.fallbacks[d.job_id] = causes
+        detail = f"{d.action} {', '.join(d.nodes)} refused ({why})"
+        out: list[Decision] = []
+        if state.job_wide.get(d.job_id, -1) < d.attempt:
+            restarted = state.restarts.get(d.job_id)
+            action: Action = "resubmit_job" if restarted is not None and restarted < d.attempt else "restart_in_place"
+            out.append(_job_wide_fallback(d, action, detail))
+            self._note_job_wide(state, out[0])
+        return [*out, _notify(d, RULE_FALLBACK, f"{detail}: a human must look at {', '.join(d.nodes)}")]
 
     def _flapping(self, state: ClusterState, d: Decision) -> str:
         window = timedelta(seconds=self.settings.flap_window_s)
@@ -137,10 +182,15 @@ class GuardDetector:
                         f"after it came back: flapping, block it cluster-wide and tell a human")
         return ""
 
+    def job_limit(self, state: ClusterState, job_id: str) -> int:
+        """The number of distinct nodes ``job_id`` may take per window (scales with its size)."""
+        cfg = self.settings
+        return max(cfg.max_nodes_per_job, math.floor(cfg.max_job_share * state.job_sizes.get(job_id, 0)))
+
     def _job_excess(self, state: ClusterState, d: Decision) -> str:
         taken = {b.node for b in state.blocks if b.job_id == d.job_id}
         after = taken | set(d.nodes)
-        limit = self.settings.max_nodes_per_job
+        limit = self.job_limit(state, d.job_id)
         if after == taken or len(after) <= limit:
             return ""
         return (f"job {d.job_id} would take {len(after)} nodes within "
@@ -196,9 +246,13 @@ def _guarded(d: Decision, rule: str, refused: bool, detail: str) -> Decision:
     return d.model_copy(update={"decision_id": new_id, "event_id": new_id, "guard": guard})
 
 
-def _as_notify(d: Decision, rule: str, detail: str) -> Decision:
-    guarded = _guarded(d, rule, False, f"downgraded {d.action} to notify: {detail}")
-    return guarded.model_copy(update={"action": "notify", "block_scope": "none"})
+def _job_wide_fallback(d: Decision, action: Action, detail: str) -> Decision:
+    new_id = derived_id("decision", d.job_id, d.decision_id, "fallback", action)
+    guard = Guard(refused=False, rule=RULE_FALLBACK, detail=f"{detail}: {action} instead, removing no node")
+    kind = "restart_failed" if action == "resubmit_job" else d.reason.kind
+    reason = d.reason.model_copy(update={"kind": kind, "summary": f"{action} instead of {detail}"})
+    return d.model_copy(update={"decision_id": new_id, "event_id": new_id, "action": action, "nodes": (),
+                                "block_scope": "none", "guard": guard, "reason": reason})
 
 
 def _notify(d: Decision, rule: str, detail: str) -> Decision:

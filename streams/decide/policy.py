@@ -1,23 +1,28 @@
 """The restart policy (pure): one job's events in, *proposed* decisions out.
 
 :class:`PolicyDetector` implements :class:`streams.core.detector.Detector` with one
-:class:`~streams.decide.state.JobState` per ``job_id``. The shell feeds it, in event-time
-order, the job's ``JobEvent`` and ``StepProgress`` (to know whether and where it runs and
-progresses) and the causes routed to the job: ``Fault`` (node-keyed faults whose ``job_id``
-is null are routed by the shell to the job whose placement contains the node),
-``HangVerdict`` and ``SlowNode``. It emits ``Decision`` events with ``guard=None``; the
+:class:`~streams.decide.state.JobState` per ``job_id``. It runs last but one in the per-job
+pipeline (hang -> slow -> incident -> policy -> ett) and reads, in event-time order, the job's
+``JobEvent`` and ``StepProgress`` (whether, where and how fast it runs), the ``Fault`` events
+routed to the job (remembered only, to read incidents), the ``Incident`` events of the incident
+stage, ``HangVerdict`` and ``SlowNode``. It emits ``Decision`` events with ``guard=None``; the
 guards (:mod:`streams.decide.guards`) decide what is finally published.
 
 Contract:
-- each fault/verdict/outlier id is acted on once (a fault burst arrives twice: at count 1 and
-  again with its final count);
-- ``checkpoint_now`` precedes any interrupting action while the job still progresses (a step
-  within ``progress_window_s``) and is not already checkpointing;
-- at most one job-wide action (restart_in_place, resubmit_job, stop_job) per attempt;
+- faults never drive a decision themselves: incidents do, through their root cause only
+  (cascade faults never); an incident re-issued with the same root and nodes causes nothing, a
+  new root cause is acted on, new nodes of the root's tier make it not single-point;
+- each verdict/outlier id is acted on once;
+- ``checkpoint_now`` precedes an interrupting action only while the job progresses (a step
+  within ``max(progress_window_s, progress_steps x median step time)``), is not checkpointing,
+  was not asked within ``checkpoint_repeat_s``, and never for a hang, a lost GPU or an attempt
+  whose ranks already died (a checkpoint could not be honoured), nor before ``stop_job``;
+- at most one job-wide action (restart_in_place, resubmit_job, stop_job) per attempt, none
+  for an attempt older than the current one;
 - after a ``restart_in_place`` the job must show a step of a newer attempt within
   ``restart_deadline_s`` (checked whenever an event or a flush advances event time), else
   ``resubmit_job`` with reason ``restart_failed``; a failure of the new attempt before any
-  progress triggers it at once;
+  progress, or a new cause that would restart it in place again, triggers it at once;
 - decision ids are ``derived_id("decision", job_id, action, policy_rule, *sorted(cause_ids))``,
   ``issued_at`` is the event time of the event that caused the decision, ``expires_at`` is
   ``issued_at + decision_ttl_s``. Nothing here reads the wall clock.
@@ -26,13 +31,17 @@ Contract:
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from statistics import median
 from typing import Any
 
-from schemas import Decision, Event, Fault, HangVerdict, JobEvent, SlowNode, StepProgress, derived_id
-from streams.decide import rules
+from schemas import Decision, Event, Fault, HangVerdict, Incident, JobEvent, SlowNode, StepProgress, derived_id
+from streams.decide import rules, severity
 from streams.decide.rules import Plan
 from streams.decide.settings import PolicySettings
-from streams.decide.state import JobState, RestartWatch, need_iso
+from streams.decide.state import Acted, FaultInfo, JobState, RestartWatch, need_iso
+
+_STEP_SAMPLES = 64
+"""Step times kept for the median step time (a rolling sample across ranks)."""
 
 
 class PolicyDetector:
@@ -57,7 +66,7 @@ class PolicyDetector:
 
     def step(self, state: JobState, event: Event) -> tuple[JobState, list[Event]]:
         """Feed one event of this job; returns the state and the proposed decisions it causes."""
-        if not isinstance(event, (JobEvent, StepProgress, Fault, HangVerdict, SlowNode)):
+        if not isinstance(event, (JobEvent, StepProgress, Fault, Incident, HangVerdict, SlowNode)):
             return state, []
         self._identify(state, event)
         out: list[Event] = list(self._check_deadline(state, event.event_time, event.cluster))
@@ -65,8 +74,12 @@ class PolicyDetector:
             out += self._on_job_event(state, event)
         elif isinstance(event, StepProgress):
             self._on_step(state, event)
+        elif isinstance(event, Fault):
+            self._remember_fault(state, event)
+        elif isinstance(event, Incident):
+            out += self._on_incident(state, event)
         else:
-            out += self._on_cause(state, event)
+            out += self._on_signal(state, event)
         return state, out
 
     def flush(self, state: JobState, now: datetime) -> tuple[JobState, list[Event]]:
@@ -84,10 +97,23 @@ class PolicyDetector:
     def _on_step(self, state: JobState, event: StepProgress) -> None:
         if state.last_step_at is None or event.event_time >= state.last_step_at:
             state.last_step_at, state.last_step = event.event_time, event.step
+        state.step_times_ms = [*state.step_times_ms[-(_STEP_SAMPLES - 1):], event.step_time_ms]
         state.stopped = False
         watch = state.restart
         if watch and watch.restarted_at and event.event_time >= watch.restarted_at:
             state.restart = None
+
+    def _remember_fault(self, state: JobState, fault: Fault) -> None:
+        if fault.fault_id in state.faults:
+            return
+        state.faults[fault.fault_id] = FaultInfo(
+            fault.category, fault.level, fault.blame, fault.node_id, severity.action_of(fault),
+            severity.tier_of(fault), fault.xid, fault.first_seen, fault.family)
+        horizon = fault.event_time - timedelta(seconds=self.settings.fault_memory_s)
+        old = [k for k, f in state.faults.items() if f.first_seen < horizon]
+        old += list(state.faults)[: max(0, len(state.faults) - len(old) - self.settings.max_faults)]
+        for key in old:
+            state.faults.pop(key, None)
 
     def _on_job_event(self, state: JobState, event: JobEvent) -> list[Decision]:
         state.attempt = max(state.attempt, event.attempt)
@@ -128,59 +154,113 @@ class PolicyDetector:
     def _resubmit(self, state: JobState, watch: RestartWatch, at: datetime, cluster: str,
                   why: str) -> list[Decision]:
         state.restart = None
+        if state.ended or state.job_action_attempt == state.attempt > watch.attempt:
+            return []
         state.job_action_attempt = state.attempt
         plan = rules.plan_resubmit(watch.decision_id, watch.cause_ids, why)
         return [self._decision(state, plan, at, state.attempt, cluster)]
 
     # -- causes --------------------------------------------------------------------------
 
-    def _on_cause(self, state: JobState, event: Fault | HangVerdict | SlowNode) -> list[Decision]:
-        cause_id = _cause_id(event)
+    def _on_incident(self, state: JobState, incident: Incident) -> list[Decision]:
+        if state.ended or state.job_id is None or incident.root_cause is None:
+            return []
+        prev = state.incidents.get(incident.incident_id)
+        if prev and prev.root == incident.root_cause and set(incident.nodes) <= set(prev.nodes):
+            return []
+        grown = prev is not None and prev.root == incident.root_cause
+        self._remember_incident(state, incident)
+        root = rules.root_info(state, incident)
+        plans = rules.plans_for_incident(state, incident, root, grown, self.settings)
+        can_checkpoint = not severity.loses_gpu(root.category, root.xid) and not self._died(state, incident)
+        return self._emit(state, plans, incident.attempt, incident.event_time, incident.cluster, can_checkpoint)
+
+    def _remember_incident(self, state: JobState, incident: Incident) -> None:
+        at = incident.event_time
+        state.incidents[incident.incident_id] = Acted(incident.root_cause or "", list(incident.nodes),
+                                                      incident.attempt, at)
+        horizon = at - timedelta(seconds=self.settings.memory_s)
+        state.incidents = {k: v for k, v in state.incidents.items() if v.at >= horizon}
+
+    def _died(self, state: JobState, incident: Incident) -> bool:
+        """True when a member of the incident says a rank's process is already gone."""
+        members = [incident.root_cause or "", *incident.cascade]
+        return any((f := state.faults.get(m)) and f.category in severity.DEATH_CATEGORIES for m in members)
+
+    def _on_signal(self, state: JobState, event: HangVerdict | SlowNode) -> list[Decision]:
+        cause_id = event.verdict_id if isinstance(event, HangVerdict) else event.outlier_id
         if state.ended or state.job_id is None or cause_id in state.seen:
             return []
         self._remember(state, cause_id, event.event_time)
-        attempt = _attempt_of(event, state)
-        plans = self._plans(state, event, attempt)
+        attempt = state.attempt if event.attempt is None else int(event.attempt)
+        if attempt < state.attempt or state.job_action_attempt == attempt:
+            return []  # an older attempt, or the job is already being restarted
+        if isinstance(event, HangVerdict):
+            if attempt in state.acted_nodes.values():
+                return []  # a node of this attempt is already being replaced: the hang is its symptom
+            plans = rules.plans_for_hang(state, event, self.settings)
+            return self._emit(state, plans, attempt, event.event_time, event.cluster, False)
+        plans = rules.plans_for_slow(state, event, attempt, self.settings)
+        return self._emit(state, plans, attempt, event.event_time, event.cluster, True)
+
+    def _emit(self, state: JobState, plans: list[Plan], attempt: int, at: datetime, cluster: str,
+              can_checkpoint: bool) -> list[Decision]:
+        plans = self._escalate(state, plans, attempt)
         plans = self._once_per_attempt(state, plans, attempt)
         if not plans:
             return []
-        plans = self._with_checkpoint(state, plans, event.event_time)
-        decisions = [self._decision(state, p, event.event_time, attempt, event.cluster) for p in plans]
+        if can_checkpoint:
+            plans = self._with_checkpoint(state, plans, at)
+        decisions = [self._decision(state, p, at, attempt, cluster) for p in plans]
         self._start_watch(state, decisions, attempt)
         return decisions
-
-    def _plans(self, state: JobState, event: Fault | HangVerdict | SlowNode, attempt: int) -> list[Plan]:
-        if isinstance(event, Fault):
-            return rules.plans_for_fault(state, event, attempt, self.settings)
-        if isinstance(event, HangVerdict):
-            return [] if attempt < state.attempt else rules.plans_for_hang(state, event, self.settings)
-        return rules.plans_for_slow(state, event, attempt, self.settings)
 
     def _remember(self, state: JobState, cause_id: str, at: datetime) -> None:
         horizon = at - timedelta(seconds=self.settings.memory_s)
         state.seen = {k: v for k, v in state.seen.items() if need_iso(v) >= horizon}
         state.seen[cause_id] = at.isoformat()
 
+    def _escalate(self, state: JobState, plans: list[Plan], attempt: int) -> list[Plan]:
+        """A restart in place proposed again after one that brought no progress -> resubmit."""
+        watch = state.restart
+        if watch is None or watch.restarted_at is None or attempt <= watch.attempt:
+            return plans
+        if not any(p.action == "restart_in_place" for p in plans):
+            return plans
+        state.restart = None
+        causes = [c for p in plans for c in p.reason.cause_ids]
+        why = f"attempt {attempt} needs a restart again before making progress"
+        resubmit = rules.plan_resubmit(watch.decision_id, [*watch.cause_ids, *causes], why)
+        return [resubmit if p.action == "restart_in_place" else p for p in plans]
+
     def _once_per_attempt(self, state: JobState, plans: list[Plan], attempt: int) -> list[Plan]:
         if not any(p.action in rules.JOB_WIDE for p in plans):
             return plans
         if attempt < state.attempt or state.job_action_attempt == attempt:
-            return [p for p in plans if p.action not in rules.JOB_WIDE and p.rule != rules.RULE_JOB_REPEAT]
+            return [p for p in plans if p.action not in rules.JOB_WIDE and p.rule not in _JOB_WIDE_RULES]
         state.job_action_attempt = attempt
         return plans
 
     def _with_checkpoint(self, state: JobState, plans: list[Plan], at: datetime) -> list[Plan]:
         trigger = next((p for p in plans if p.action not in rules.NON_INTERRUPTING), None)
-        if trigger is None or not self._progressing(state, at):
+        if trigger is None or trigger.action == "stop_job" or trigger.rule == rules.RULE_LEMON:
+            return plans
+        if not self._progressing(state, at):
             return plans
         state.checkpoint_requested_at = at
         return [rules.plan_checkpoint(trigger), *plans]
+
+    def progress_window_s(self, state: JobState) -> float:
+        """How old the last step may be for the job to count as progressing (see settings)."""
+        cfg = self.settings
+        typical_s = median(state.step_times_ms) / 1000.0 if state.step_times_ms else 0.0
+        return max(cfg.progress_window_s, cfg.progress_steps * typical_s)
 
     def _progressing(self, state: JobState, at: datetime) -> bool:
         cfg = self.settings
         if state.stopped or state.last_step_at is None or state.checkpointing_since is not None:
             return False
-        if at - state.last_step_at > timedelta(seconds=cfg.progress_window_s):
+        if at - state.last_step_at > timedelta(seconds=self.progress_window_s(state)):
             return False
         asked = state.checkpoint_requested_at
         return asked is None or at - asked >= timedelta(seconds=cfg.checkpoint_repeat_s)
@@ -205,12 +285,5 @@ class PolicyDetector:
         )
 
 
-def _cause_id(event: Fault | HangVerdict | SlowNode) -> str:
-    if isinstance(event, Fault):
-        return event.fault_id
-    return event.verdict_id if isinstance(event, HangVerdict) else event.outlier_id
-
-
-def _attempt_of(event: Fault | HangVerdict | SlowNode, state: JobState) -> int:
-    attempt = getattr(event, "attempt", None)
-    return state.attempt if attempt is None else int(attempt)
+_JOB_WIDE_RULES = frozenset({rules.RULE_JOB_REPEAT, rules.RULE_FABRIC, rules.RULE_RESTART_FAILED})
+"""Rules whose companion ``notify`` goes with the job-wide action it accompanies."""

@@ -1,9 +1,12 @@
 """The rows of the restart policy table (TAXONOMY.md) as pure functions from a cause to plans.
 
 A :class:`Plan` is a proposed action before it gets an id and times. Each ``plans_for_*``
-function reads the job state, records what it needs to remember (acted nodes, recent node
-faults, job-blamed categories) and returns the plans of the matching table row; the
-``checkpoint_now`` that precedes an interrupting action is added by the policy, not here.
+function reads the job state, records what it needs to remember (acted nodes, corrected-error
+counts, job-blamed root causes per attempt) and returns the plans of the matching table row;
+the ``checkpoint_now`` that precedes an interrupting action is added by the policy, not here.
+
+Incidents (``streams.incident``) are the policy's view of faults: one root cause, its cascade
+and the nodes of the root cause's tier. Only the root cause drives a decision.
 
 Rule names (``Decision.policy_rule``) are part of the decision contract (docs/decisions.md).
 """
@@ -13,10 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from schemas import Fault, HangVerdict, Reason, SlowNode
+from schemas import HangVerdict, Incident, Reason, SlowNode
 from schemas.derived import Action, BlockScope
+from streams.decide import severity
 from streams.decide.settings import PolicySettings
-from streams.decide.state import JobState, need_iso
+from streams.decide.state import FaultInfo, JobState, need_iso
 
 JOB_WIDE: frozenset[str] = frozenset({"restart_in_place", "resubmit_job", "stop_job"})
 """Actions that concern the whole job: at most one of them is proposed per attempt."""
@@ -26,16 +30,23 @@ NON_INTERRUPTING: frozenset[str] = frozenset({"notify", "checkpoint_now"})
 
 RULE_NODE_FAULT = "single_node_fault"
 RULE_NODE_ERROR = "single_node_error"
+RULE_NODE_NETWORK = "node_local_network"
+RULE_FABRIC = "fabric_network"
+RULE_LEMON = "lemon_node"
 RULE_HANG_SOURCE = "hang_single_source"
 RULE_SLOW_NODE = "slow_node_persistent"
 RULE_MULTI_NODE = "not_single_point_multi_node"
 RULE_NETWORK = "not_single_point_network"
 RULE_HANG_WIDE = "not_single_point_hang"
+RULE_ONE_NODE_DEADLOCK = "one_node_deadlock"
 RULE_NODE_UNLOCALISED = "not_single_point_node_unknown"
 RULE_RESTART_FAILED = "restart_failed"
 RULE_JOB_REPEAT = "job_fault_repeated"
 RULE_STORAGE = "storage_fault"
 RULE_CHECKPOINT = "checkpoint_first"
+
+REPLACING_ACTIONS: frozenset[str] = frozenset({"replace_node", "contact_support"})
+"""Recommended actions of a node fault that must be repaired: the node leaves the cluster."""
 
 
 @dataclass(frozen=True)
@@ -49,76 +60,138 @@ class Plan:
     block_scope: BlockScope = "none"
 
 
-def _fault_reason(fault: Fault, cause_ids: tuple[str, ...], summary: str) -> Reason:
-    return Reason(kind="explicit_fault", category=fault.category, cause_ids=cause_ids,
-                  summary=summary)
+def _reason(category: str, cause_ids: tuple[str, ...], summary: str) -> Reason:
+    return Reason(kind="explicit_fault", category=category, cause_ids=cause_ids, summary=summary)
+
+
+def _causes(incident: Incident) -> tuple[str, ...]:
+    """An incident decision names the incident and its root-cause fault."""
+    return tuple(sorted({incident.incident_id, incident.root_cause or incident.incident_id}))
 
 
 def _restart(reason: Reason, rule: str) -> list[Plan]:
     return [Plan("restart_in_place", rule, reason)]
 
 
-def plans_for_fault(state: JobState, fault: Fault, attempt: int, cfg: PolicySettings) -> list[Plan]:
-    """The plans for one explicit fault (first sighting of its ``fault_id``)."""
-    if fault.blame == "node" and fault.node_id:
-        return _node_fault(state, fault, fault.node_id, attempt, cfg)
-    if fault.blame in ("node", "network"):
-        rule = RULE_NETWORK if fault.blame == "network" else RULE_NODE_UNLOCALISED
-        where = fault.node_id or "unknown node"
-        summary = f"{fault.blame}-blamed {fault.category} ({where}): not single-point"
-        return _restart(_fault_reason(fault, (fault.fault_id,), summary), rule)
-    if fault.blame == "job":
-        return _job_fault(state, fault, attempt)
-    summary = f"storage fault {fault.category}: outside the scheduler's reach, notify"
-    return [Plan("notify", RULE_STORAGE, _fault_reason(fault, (fault.fault_id,), summary))]
+# -- incidents -------------------------------------------------------------------------------
 
 
-def _other_recent_nodes(state: JobState, node: str, at: datetime,
-                        cfg: PolicySettings) -> list[tuple[str, str, str]]:
-    horizon = at - timedelta(seconds=cfg.multi_node_window_s)
-    state.recent_node_faults = [r for r in state.recent_node_faults if need_iso(r[0]) >= horizon]
-    return [r for r in state.recent_node_faults if r[1] != node]
+def root_info(state: JobState, incident: Incident) -> FaultInfo:
+    """The root cause of ``incident`` as the policy saw it, or a stand-in built from the incident
+    (level ``error``, action by blame) when the fault itself was not seen or was forgotten."""
+    known = state.faults.get(incident.root_cause or "")
+    if known is not None:
+        return known
+    node = incident.nodes[0] if len(incident.nodes) == 1 else None
+    return FaultInfo(incident.category, "error", incident.blame, node, "reboot_node",
+                     severity.TIER_JOB if incident.blame == "job" else severity.TIER_PRIMARY, None,
+                     incident.first_seen)
 
 
-def _node_fault(state: JobState, fault: Fault, node: str, attempt: int,
-                cfg: PolicySettings) -> list[Plan]:
-    at = fault.first_seen
-    others = _other_recent_nodes(state, node, at, cfg)
-    state.recent_node_faults.append((at.isoformat(), node, fault.fault_id))
-    if others:
-        nodes = sorted({r[1] for r in others} | {node})
-        causes = tuple(sorted({r[2] for r in others} | {fault.fault_id}))
-        summary = f"node faults on {len(nodes)} nodes ({', '.join(nodes)}) at once: not single-point"
-        return _restart(_fault_reason(fault, causes, summary), RULE_MULTI_NODE)
-    if state.acted_nodes.get(node) == attempt:
+def plans_for_incident(state: JobState, incident: Incident, root: FaultInfo, grown: bool,
+                       cfg: PolicySettings) -> list[Plan]:
+    """The plans for a new incident, a new root cause, or (``grown``) new nodes of its root tier."""
+    if root.tier in (severity.TIER_NOTE, severity.TIER_CONTAINED):
+        return _minor(state, incident, root, cfg)
+    if root.tier == severity.TIER_PRIMARY:
+        return _primary(state, incident, root, grown)
+    if root.tier in (severity.TIER_JOB, severity.TIER_WEAK_JOB):
+        return _job_root(state, incident, root)
+    if root.tier == severity.TIER_SYMPTOM:
+        summary = (f"{root.category} on {len(incident.nodes) or 'unknown'} node(s) and no node, link or "
+                   f"job error to explain it: not single-point")
+        return _restart(_reason(root.category, _causes(incident), summary), RULE_NETWORK)
+    return []  # generic cascade alone: the launcher handles its own crash
+
+
+def _primary(state: JobState, incident: Incident, root: FaultInfo, grown: bool) -> list[Plan]:
+    causes = _causes(incident)
+    if root.blame == "storage":
+        summary = f"storage fault {root.category}: outside the scheduler's reach, notify"
+        return [Plan("notify", RULE_STORAGE, _reason(root.category, causes, summary))]
+    nodes = incident.nodes
+    if len(nodes) == 1 and not grown:
+        return _single_node(state, incident, root, nodes[0])
+    where = ", ".join(nodes) if nodes else "no node named"
+    if _network_only(state, incident, root):
+        summary = f"network fault {root.category} on several nodes or the fabric ({where}): restart, tell a human"
+        reason = _reason(root.category, causes, summary)
+        return [*_restart(reason, RULE_FABRIC), Plan("notify", RULE_FABRIC, reason)]
+    if not nodes:
+        summary = f"node-blamed {root.category} without a node: not single-point"
+        return _restart(_reason(root.category, causes, summary), RULE_NODE_UNLOCALISED)
+    summary = f"node faults on {len(nodes)} nodes ({where}) at once: not single-point"
+    return _restart(_reason(root.category, causes, summary), RULE_MULTI_NODE)
+
+
+def _network_only(state: JobState, incident: Incident, root: FaultInfo) -> bool:
+    primaries = [root, *(f for c in incident.cascade if (f := state.faults.get(c)) and f.tier == root.tier)]
+    return all(f.link for f in primaries)
+
+
+def _single_node(state: JobState, incident: Incident, root: FaultInfo, node: str) -> list[Plan]:
+    if state.acted_nodes.get(node) == incident.attempt:
         return []
-    state.acted_nodes[node] = attempt
-    return _replace_node(fault, node)
-
-
-def _replace_node(fault: Fault, node: str) -> list[Plan]:
-    causes = (fault.fault_id,)
-    if fault.level == "fault":
-        summary = f"{fault.category} on {node} (level fault): replace the node, block it cluster-wide"
-        reason = _fault_reason(fault, causes, summary)
-        return [Plan("replace_nodes", RULE_NODE_FAULT, reason, (node,), "cluster")]
-    summary = f"{fault.category} on {node} (level error): replace the node, drain and reboot it"
-    reason = _fault_reason(fault, causes, summary)
+    if incident.attempt < state.attempt and state.nodes and node not in state.nodes:
+        return []  # a late fault of an earlier attempt on a node the job no longer holds
+    state.acted_nodes[node] = incident.attempt
+    causes = _causes(incident)
+    if root.link:
+        summary = f"{root.category} on {node} alone: the node's own NIC or port, replace it"
+        return [Plan("replace_nodes", RULE_NODE_NETWORK, _reason(root.category, causes, summary), (node,), "cluster")]
+    if root.action in REPLACING_ACTIONS:
+        summary = f"{root.category} on {node} (action {root.action}): replace the node, block it cluster-wide"
+        return [Plan("replace_nodes", RULE_NODE_FAULT, _reason(root.category, causes, summary), (node,), "cluster")]
+    summary = f"{root.category} on {node} (action {root.action}): replace the node, drain and reboot it"
+    reason = _reason(root.category, causes, summary)
     return [Plan("replace_nodes", RULE_NODE_ERROR, reason, (node,), "cluster"),
             Plan("drain_reboot_nodes", RULE_NODE_ERROR, reason, (node,), "cluster")]
 
 
-def _job_fault(state: JobState, fault: Fault, attempt: int) -> list[Plan]:
-    earlier = state.job_faults.get(fault.category)
-    if earlier is None or earlier[0] >= attempt:
-        if earlier is None:
-            state.job_faults[fault.category] = (attempt, fault.fault_id)
-        return []
-    causes = tuple(sorted({earlier[1], fault.fault_id}))
-    summary = (f"job-blamed {fault.category} repeated in attempt {attempt} "
-               f"(first in attempt {earlier[0]}): the job's own bug, stop it")
-    reason = _fault_reason(fault, causes, summary)
-    return [Plan("stop_job", RULE_JOB_REPEAT, reason), Plan("notify", RULE_JOB_REPEAT, reason)]
+def _minor(state: JobState, incident: Incident, root: FaultInfo, cfg: PolicySettings) -> list[Plan]:
+    at = root.first_seen
+    plans: list[Plan] = []
+    for node in incident.nodes or ((root.node_id,) if root.node_id else ()):
+        counted = _count_minor(state, node, incident.root_cause or incident.incident_id, at, cfg)
+        if len(counted) < cfg.lemon_threshold or _reported(state, node, at, cfg):
+            continue
+        state.lemons[node] = at.isoformat()
+        summary = (f"{len(counted)} corrected/contained errors on {node} within "
+                   f"{cfg.lemon_window_s:g} s: a lemon node, drain and reboot it")
+        reason = _reason(root.category, tuple(sorted(counted)), summary)
+        plans += [Plan("drain_reboot_nodes", RULE_LEMON, reason, (node,), "cluster"),
+                  Plan("notify", RULE_LEMON, reason, (node,))]
+    return plans
+
+
+def _count_minor(state: JobState, node: str, fault_id: str, at: datetime, cfg: PolicySettings) -> list[str]:
+    horizon = at - timedelta(seconds=cfg.lemon_window_s)
+    seen = {k: v for k, v in state.minor.get(node, {}).items() if need_iso(v) > horizon}
+    seen[fault_id] = at.isoformat()
+    state.minor[node] = seen
+    return list(seen)
+
+
+def _reported(state: JobState, node: str, at: datetime, cfg: PolicySettings) -> bool:
+    last = state.lemons.get(node)
+    return last is not None and at - need_iso(last) < timedelta(seconds=cfg.lemon_window_s)
+
+
+def _job_root(state: JobState, incident: Incident, root: FaultInfo) -> list[Plan]:
+    key = f"{root.category}|{'' if root.xid is None else root.xid}"
+    attempt = incident.attempt
+    state.job_roots.setdefault(attempt, {}).setdefault(key, incident.root_cause or incident.incident_id)
+    for before, after in ((attempt - 1, attempt), (attempt, attempt + 1)):
+        first, second = state.job_roots.get(before, {}).get(key), state.job_roots.get(after, {}).get(key)
+        if first and second:
+            summary = (f"job-blamed root cause {root.category} in attempts {before} and {after}: "
+                       f"the job's own bug, stop it")
+            reason = _reason(root.category, tuple(sorted({first, second})), summary)
+            return [Plan("stop_job", RULE_JOB_REPEAT, reason), Plan("notify", RULE_JOB_REPEAT, reason)]
+    return []
+
+
+# -- hangs and slow nodes --------------------------------------------------------------------
 
 
 def plans_for_hang(state: JobState, verdict: HangVerdict, cfg: PolicySettings) -> list[Plan]:
@@ -131,6 +204,10 @@ def plans_for_hang(state: JobState, verdict: HangVerdict, cfg: PolicySettings) -
             return []
         state.acted_nodes[nodes[0]] = verdict.attempt
         return [Plan("replace_nodes", RULE_HANG_SOURCE, reason, nodes, "task")]
+    if not nodes and len(state.nodes) == 1:
+        summary = f"every rank of one-node job froze alike on {state.nodes[0]}: a software deadlock, restart"
+        reason = Reason(kind="hang", cause_ids=(verdict.verdict_id,), summary=summary)
+        return _restart(reason, RULE_ONE_NODE_DEADLOCK)
     where = ", ".join(nodes) if nodes else "no localisation"
     summary = f"hang not single-point ({where}, confidence {verdict.confidence:.2f})"
     reason = Reason(kind="hang", cause_ids=(verdict.verdict_id,), summary=summary)
@@ -141,6 +218,8 @@ def plans_for_slow(state: JobState, slow: SlowNode, attempt: int, cfg: PolicySet
     """The plans for one slow-node outlier: replace the node for this job once it persisted."""
     if slow.windows < cfg.slow_node_min_windows or state.acted_nodes.get(slow.node_id) == attempt:
         return []
+    if state.nodes and slow.node_id not in state.nodes:
+        return []  # the node already left the job
     state.acted_nodes[slow.node_id] = attempt
     summary = (f"{slow.node_id} slow on {slow.metric}: {slow.slowdown:.2f}x the job median "
                f"for {slow.windows} windows")

@@ -16,9 +16,30 @@ class PolicySettings(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     progress_window_s: float = Field(default=60.0, gt=0)
-    """A job counts as still progressing when its last step is at most this old at the cause's
-    event time. 60 s covers the slowest common step times (large models run 10-40 s steps)
-    while excluding a job that is already hung or dead, for which a checkpoint is useless."""
+    """A job counts as still progressing when its last step is at most
+    ``max(progress_window_s, progress_steps x median step time)`` old at the cause's event
+    time. 60 s covers common step times while excluding a job that is already hung or dead,
+    for which a checkpoint is useless."""
+
+    progress_steps: float = Field(default=5.0, gt=0)
+    """The progress window in median step times, for jobs whose steps are long (a 40 s step
+    would look stalled after 60 s): five steps of silence is no longer training."""
+
+    lemon_threshold: int = Field(default=10, ge=1)
+    """Corrected or contained error episodes (distinct fault bursts) on one node within
+    ``lemon_window_s`` that make it a lemon node: ``drain_reboot_nodes`` + ``notify``. 10 per
+    24 h is mcelog's default ``memory-ce-threshold`` ("10 / 24h"). Below it such errors never
+    take a node."""
+
+    lemon_window_s: float = Field(default=86_400.0, gt=0)
+    """The window of the lemon count (24 h), also how long a lemon report is not repeated."""
+
+    fault_memory_s: float = Field(default=7200.0, gt=0)
+    """How long the policy keeps what it needs of each fault (to read incidents' root causes):
+    longer than any incident can keep growing (``IncidentSettings.absorb_s``)."""
+
+    max_faults: int = Field(default=2048, ge=16)
+    """At most this many faults are kept per job (the oldest go first)."""
 
     checkpoint_repeat_s: float = Field(default=300.0, ge=0)
     """No second ``checkpoint_now`` for a job within this window of the previous one: a burst of
@@ -32,11 +53,6 @@ class PolicySettings(BaseModel):
     decision_ttl_s: float = Field(default=900.0, gt=0)
     """``expires_at = issued_at + decision_ttl_s``: an actuator must not act on a decision older
     than this, because the situation it answers has most likely changed (15 min)."""
-
-    multi_node_window_s: float = Field(default=120.0, ge=0)
-    """Node-blamed faults on two or more different nodes of one job within this window are not
-    single-point (a shared switch, power or fabric problem): the job restarts in place instead of
-    losing node after node. 2 min spans the spread of watchdog timeouts across ranks."""
 
     slow_node_min_windows: int = Field(default=1, ge=1)
     """A slow-node outlier is acted on once it persisted for at least this many evaluation
@@ -62,8 +78,15 @@ class GuardSettings(BaseModel):
     """Length of the sliding event-time window of the blast-radius limits (the "per hour")."""
 
     max_nodes_per_job: int = Field(default=2, ge=0)
-    """Distinct nodes one job may take out (any block scope) per window. A job that keeps
-    breaking nodes is more likely broken itself; beyond this the action becomes a ``notify``."""
+    """Distinct nodes one job may take out (any block scope) per window, at least. A job that
+    keeps breaking nodes is more likely broken itself; beyond the limit the node action is
+    refused and the job gets the strongest job-wide action that removes no node + ``notify``."""
+
+    max_job_share: float = Field(default=0.05, ge=0, le=1)
+    """The per-job limit grows with the job: ``max(max_nodes_per_job, floor(share x nodes of
+    the job))``. A 512-node job loses a node every few hours on its own (Llama 3: 419
+    interruptions in 54 days on 16k GPUs); 5 % of it per hour is still far from a job that
+    breaks everything it touches."""
 
     max_nodes_per_cluster: int = Field(default=16, ge=0)
     """Distinct nodes the whole cluster may block (block scope ``cluster``) per window."""

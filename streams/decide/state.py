@@ -61,6 +61,57 @@ class RestartWatch:
 
 
 @dataclass
+class FaultInfo:
+    """What the policy keeps of a fault it saw, to read an incident's root cause and cascade."""
+
+    category: str
+    level: str
+    blame: str
+    node_id: str | None
+    action: str
+    """Normalised recommended action (:func:`streams.decide.severity.action_of`)."""
+    tier: int
+    xid: int | None
+    first_seen: datetime
+    family: str = ""
+
+    @property
+    def link(self) -> bool:
+        """A network link/port/NIC fault (blamed on the network or, when node-local, on the node)."""
+        return self.blame == "network" or self.family == "comm"
+
+    def dump(self) -> list[Any]:
+        """JSON-ready data of this fault."""
+        return [self.category, self.level, self.blame, self.node_id, self.action, self.tier,
+                self.xid, iso(self.first_seen), self.family]
+
+    @classmethod
+    def load(cls, data: list[Any]) -> FaultInfo:
+        """The fault :meth:`dump` saved."""
+        return cls(data[0], data[1], data[2], data[3], data[4], int(data[5]), data[6], need_iso(data[7]),
+                   data[8])
+
+
+@dataclass
+class Acted:
+    """The view of an incident the policy last acted on (a re-issue acts only on what changed)."""
+
+    root: str
+    nodes: list[str]
+    attempt: int
+    at: datetime
+
+    def dump(self) -> list[Any]:
+        """JSON-ready data of this view."""
+        return [self.root, list(self.nodes), self.attempt, iso(self.at)]
+
+    @classmethod
+    def load(cls, data: list[Any]) -> Acted:
+        """The view :meth:`dump` saved."""
+        return cls(data[0], list(data[1]), int(data[2]), need_iso(data[3]))
+
+
+@dataclass
 class JobState:
     """Everything the policy remembers about one job (one state per ``job_id``)."""
 
@@ -70,20 +121,28 @@ class JobState:
     nodes: list[str] = field(default_factory=list)
     last_step_at: datetime | None = None
     last_step: int | None = None
+    step_times_ms: list[float] = field(default_factory=list)
+    """The latest step times (any rank), for the median step time of the progress window."""
     stopped: bool = False
     ended: bool = False
     checkpointing_since: datetime | None = None
     checkpoint_requested_at: datetime | None = None
     seen: dict[str, str] = field(default_factory=dict)
-    """cause id (fault/verdict/outlier) -> ISO time it was first acted on."""
-    recent_node_faults: list[tuple[str, str, str]] = field(default_factory=list)
-    """(ISO time, node, fault_id) of node-blamed faults inside the multi-node window."""
+    """cause id (verdict/outlier) -> ISO time it was first acted on."""
+    faults: dict[str, FaultInfo] = field(default_factory=dict)
+    """fault_id -> what the policy needs of it (recent faults only, bounded)."""
+    incidents: dict[str, Acted] = field(default_factory=dict)
+    """incident_id -> the view last acted on."""
+    minor: dict[str, dict[str, str]] = field(default_factory=dict)
+    """node -> {fault_id: ISO first_seen} of corrected/contained errors within the lemon window."""
+    lemons: dict[str, str] = field(default_factory=dict)
+    """node -> ISO time it was last reported as a lemon node."""
     acted_nodes: dict[str, int] = field(default_factory=dict)
     """node -> attempt in which the policy already proposed to take it."""
     job_action_attempt: int | None = None
     """Attempt for which a job-wide action (restart, resubmit, stop) was already proposed."""
-    job_faults: dict[str, tuple[int, str]] = field(default_factory=dict)
-    """job-blamed category -> (attempt first seen, fault_id)."""
+    job_roots: dict[int, dict[str, str]] = field(default_factory=dict)
+    """attempt -> {job-blamed root-cause key: fault_id} of that attempt's incidents."""
     restart: RestartWatch | None = None
 
     def dump(self) -> dict[str, Any]:
@@ -91,14 +150,17 @@ class JobState:
         return {
             "job_id": self.job_id, "cluster": self.cluster, "attempt": self.attempt,
             "nodes": list(self.nodes), "last_step_at": iso(self.last_step_at),
-            "last_step": self.last_step, "stopped": self.stopped, "ended": self.ended,
+            "last_step": self.last_step, "step_times_ms": list(self.step_times_ms),
+            "stopped": self.stopped, "ended": self.ended,
             "checkpointing_since": iso(self.checkpointing_since),
             "checkpoint_requested_at": iso(self.checkpoint_requested_at),
             "seen": dict(self.seen),
-            "recent_node_faults": [list(r) for r in self.recent_node_faults],
+            "faults": {k: v.dump() for k, v in self.faults.items()},
+            "incidents": {k: v.dump() for k, v in self.incidents.items()},
+            "minor": {k: dict(v) for k, v in self.minor.items()}, "lemons": dict(self.lemons),
             "acted_nodes": dict(self.acted_nodes),
             "job_action_attempt": self.job_action_attempt,
-            "job_faults": {k: list(v) for k, v in self.job_faults.items()},
+            "job_roots": {str(k): dict(v) for k, v in self.job_roots.items()},
             "restart": self.restart.dump() if self.restart else None,
         }
 
@@ -109,13 +171,16 @@ class JobState:
         return cls(
             job_id=data["job_id"], cluster=data["cluster"], attempt=int(data["attempt"]),
             nodes=list(data["nodes"]), last_step_at=from_iso(data["last_step_at"]),
-            last_step=data["last_step"], stopped=bool(data["stopped"]), ended=bool(data["ended"]),
+            last_step=data["last_step"], step_times_ms=[float(x) for x in data["step_times_ms"]],
+            stopped=bool(data["stopped"]), ended=bool(data["ended"]),
             checkpointing_since=from_iso(data["checkpointing_since"]),
             checkpoint_requested_at=from_iso(data["checkpoint_requested_at"]),
             seen=dict(data["seen"]),
-            recent_node_faults=[(r[0], r[1], r[2]) for r in data["recent_node_faults"]],
+            faults={k: FaultInfo.load(v) for k, v in data["faults"].items()},
+            incidents={k: Acted.load(v) for k, v in data["incidents"].items()},
+            minor={k: dict(v) for k, v in data["minor"].items()}, lemons=dict(data["lemons"]),
             acted_nodes={k: int(v) for k, v in data["acted_nodes"].items()},
             job_action_attempt=data["job_action_attempt"],
-            job_faults={k: (int(v[0]), str(v[1])) for k, v in data["job_faults"].items()},
+            job_roots={int(k): dict(v) for k, v in data["job_roots"].items()},
             restart=RestartWatch.load(restart) if restart else None,
         )

@@ -46,8 +46,8 @@ def _streamed_equals_replayed(kafka: KafkaSettings, consume: Any, run: Any, tmp_
     replay(path, out)
     replayed = [e for e in map(decode, out.getvalue().splitlines()) if isinstance(e, tuple(COMPARED.values()))]
 
-    with EventProducer(kafka) as producer:  # 10x real time: the fleet's own pace, compressed
-        send_paced(producer, run.events, speed=10.0)
+    with EventProducer(kafka) as producer:  # 5x real time: the fleet's own pace, compressed
+        send_paced(producer, run.events, speed=5.0)
     expected = _final(replayed)
     streamed: list[Event] = []
     for topic, kind in COMPARED.items():
@@ -57,7 +57,7 @@ def _streamed_equals_replayed(kafka: KafkaSettings, consume: Any, run: Any, tmp_
             seen = _final([e for _, raw in messages if isinstance(e := decode(raw), Event)])
             return all(seen.get(k) == v for k, v in wanted.items())
 
-        streamed += [e for _, raw in consume(kafka, topic, stop_when=complete, timeout_s=300)
+        streamed += [e for _, raw in consume(kafka, topic, stop_when=complete, timeout_s=150)
                      if isinstance(e := decode(raw), Event)]
     got = _final(streamed)
     assert {type(decode(v)).__name__ for v in expected.values()} >= {"Fault", "HangVerdict", "SlowNode", "Decision"}

@@ -64,6 +64,11 @@ def _route(router: NodeRouter, state: object, event: object) -> list[tuple[str, 
     return [(o.topic, o.key) for o in out if isinstance(o, Forward)]
 
 
+def _drain(router: NodeRouter, state: object) -> list[tuple[str, str]]:
+    _, out = router.flush(state, datetime.max.replace(tzinfo=UTC))  # type: ignore[arg-type]
+    return [(o.topic, o.key) for o in out if isinstance(o, Forward)]
+
+
 def _per_node(job_event: JobEvent) -> dict[str, JobEvent]:
     _, out = LifecycleFanout().step(LifecycleFanout().initial(), job_event)
     return {o.key: o.event for o in out if isinstance(o, Forward) and o.topic == "placements.feed"}  # type: ignore[misc]
@@ -81,36 +86,45 @@ def test_lifecycle_splits_a_placement_per_node() -> None:
     assert sorted(o.key for o in out if isinstance(o, Forward) and o.topic == "placements.feed") == ["n1", "n2"]
 
 
-def test_router_sends_node_faults_to_their_job_until_it_finishes() -> None:
+def _at(event: Fault, sec: float) -> Fault:
+    return event.model_copy(update={"event_time": T0 + timedelta(seconds=sec)})
+
+
+def test_router_sends_node_faults_to_the_job_that_held_the_node_at_their_time() -> None:
     router = NodeRouter()
     state = router.initial()
     assert _route(router, state, _per_node(_scheduled("j1", ["n1", "n2"]))["n2"]) == []
-    assert _route(router, state, _fault("n2", None)) == [("jobs.feed", "j1")]
-    assert _route(router, state, _fault("n2", "j9")) == [("jobs.feed", "j9")]
-    failed = JobEvent(event_id="x", event_time=T0, cluster="c", job_id="j1", attempt=0, kind="failed")
-    assert _route(router, state, failed) == []
-    assert _route(router, state, _fault("n2", None)) == [("jobs.feed", "j1")]
-    finished = JobEvent(event_id="y", event_time=T0, cluster="c", job_id="j1", attempt=0, kind="finished")
-    _route(router, state, finished)
-    assert _route(router, state, _fault("n2", None)) == []
+    assert _route(router, state, _fault("n2", "j9")) == [("jobs.feed", "j9")]  # names its job: at once
+    assert _route(router, state, _at(_fault("n2", None), 1)) == []  # waits hold_s of node event time
+    assert _route(router, state, _at(_fault("n2", None), 20)) == [("jobs.feed", "j1")]
+    failed = JobEvent(event_id="x", event_time=T0 + timedelta(seconds=30), cluster="c", job_id="j1", attempt=0,
+                      kind="failed")
+    finished = failed.model_copy(update={"kind": "finished", "event_time": T0 + timedelta(seconds=50)})
+    # a failed job keeps its nodes; the fault at 20 s is attributed once node time passes 30 s
+    assert _route(router, state, failed) + _route(router, state, finished) == [("jobs.feed", "j1")]
+    _route(router, state, _at(_fault("n2", None), 60))
+    assert _drain(router, state) == [] and state.dropped == 1  # after j1 finished: no job
 
 
-def test_a_sample_read_before_its_placement_waits_for_it() -> None:
+def test_a_placement_read_after_a_sample_of_the_same_moment_still_counts() -> None:
     router = NodeRouter()
     state = router.initial()
-    early = _gpu(5, "g-early")
-    assert _route(router, state, early) == []
-    assert _route(router, state, _per_node(_scheduled("j1", ["n1"]))["n1"]) == [("jobs.feed", "j1")]
+    assert _route(router, state, _per_node(_scheduled("j1", ["n1"]))["n1"]) == []
+    moved = _scheduled("j2", ["n1"]).model_copy(update={"event_time": T0 + timedelta(seconds=600)})
+    fault = _at(_fault("n1", None), 605)
+    assert _route(router, state, fault) == []  # read before j2's placement, which races it
+    assert _route(router, state, _per_node(moved)["n1"]) == []
+    assert _drain(router, state) == [("jobs.feed", "j2")]
 
 
-def test_the_wait_for_a_placement_is_bounded_and_counted() -> None:
-    router = NodeRouter(pending_per_node=3)
+def test_router_state_survives_dump_and_load() -> None:
+    router = NodeRouter()
     state = router.initial()
-    for i in range(5):
-        _route(router, state, _gpu(i, f"g{i}"))
-    assert len(state.pending) == 3 and state.dropped == 2
+    _route(router, state, _per_node(_scheduled("j1", ["n1"]))["n1"])
+    _route(router, state, _gpu(3, "g3"))  # type: ignore[arg-type]
     restored = router.load(router.dump(state))
-    assert [e.event_id for e in restored.pending] == ["g2", "g3", "g4"] and restored.dropped == 2
+    assert [e.event_id for e in restored.pending] == ["g3"] and restored.job_at(T0) == "j1"
+    assert _drain(router, restored) == [("jobs.feed", "j1")]
 
 
 def test_kernel_lines_go_to_the_classifier_only() -> None:

@@ -1,37 +1,42 @@
-"""``decide_all``: the policy and the guards over a plain list of events, for tests and replay.
+"""``decide_all``: the incident stage, the policy and the guards over a plain list of events.
 
 It does what the streaming shell does, in one process: sorts the events by event time
-(stable), routes each to its job's policy state (a fault without ``job_id`` goes to the job
-whose latest placement contains its node; a fault matching no job is dropped, as the shell
-does), feeds the proposed decisions and the job events to the guard state of their cluster,
-and at the end flushes every job at the last event time.
+(stable), routes each to its job's stages (incident -> policy, as in the per-job pipeline; a
+fault without ``job_id`` goes to the job whose latest placement contains its node; a fault
+matching no job is dropped, as the shell does), feeds the proposed decisions and the job events
+to the guard state of their cluster, and at the end flushes every job at the last event time.
+``run_all`` also returns the incidents.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
 
-from schemas import Decision, Event, Fault, HangVerdict, JobEvent, SlowNode, StepProgress
+from schemas import Decision, Event, Fault, GpuSample, HangVerdict, Incident, JobEvent, SlowNode, StepProgress
+from streams.core.chain import Stages
 from streams.decide.guard_state import ClusterState
 from streams.decide.guards import GuardDetector
 from streams.decide.policy import PolicyDetector
 from streams.decide.settings import GuardSettings, PolicySettings
-from streams.decide.state import JobState
+from streams.incident import IncidentDetector, IncidentSettings
 
-_JOB_KINDS = (JobEvent, StepProgress, Fault, HangVerdict, SlowNode)
+_JOB_KINDS = (JobEvent, StepProgress, Fault, HangVerdict, SlowNode, GpuSample)
 
 
 class _Chain:
-    def __init__(self, policy: PolicyDetector, guards: GuardDetector) -> None:
-        self.policy, self.guards = policy, guards
-        self.jobs: dict[str, JobState] = {}
+    def __init__(self, stages: Stages, guards: GuardDetector) -> None:
+        self.stages, self.guards = stages, guards
+        self.jobs: dict[str, list[Any]] = {}
         self.clusters: dict[str, ClusterState] = {}
         self.node_job: dict[str, str] = {}
         self.out: list[Decision] = []
+        self.incidents: list[Incident] = []
 
     def route(self, event: Event) -> str | None:
         job_id = getattr(event, "job_id", None)
-        if job_id is None and isinstance(event, Fault) and event.node_id:
+        if job_id is None and isinstance(event, (Fault, GpuSample)) and event.node_id:
             return self.node_job.get(event.node_id)
         return job_id
 
@@ -48,11 +53,15 @@ class _Chain:
         job_id = self.route(event) if isinstance(event, _JOB_KINDS) else None
         if job_id is None:
             return
-        state = self.jobs.get(job_id) or self.policy.initial()
-        state, proposed = self.policy.step(state, event)
-        self.jobs[job_id] = state
-        for decision in proposed:
-            self.guard(decision)
+        states = self.jobs.setdefault(job_id, self.stages.initial())
+        self.collect(self.stages.step(states, event))
+
+    def collect(self, outputs: list[Event]) -> None:
+        for item in outputs:
+            if isinstance(item, Incident):
+                self.incidents.append(item)
+            elif isinstance(item, Decision):
+                self.guard(item)
 
     def guard(self, event: Event) -> None:
         state = self.clusters.get(event.cluster) or self.guards.initial()
@@ -60,23 +69,33 @@ class _Chain:
         self.clusters[event.cluster] = state
         self.out += [d for d in final if isinstance(d, Decision)]
 
-    def flush(self, events: list[Event]) -> None:
+    def flush(self, events: list[Event], until: datetime | None) -> None:
         if not events:
             return
-        now = events[-1].event_time
-        for job_id, state in self.jobs.items():
-            state, proposed = self.policy.flush(state, now)
-            self.jobs[job_id] = state
-            for decision in proposed:
-                self.guard(decision)
+        now = max(events[-1].event_time, until or events[-1].event_time)
+        for states in self.jobs.values():
+            self.collect(self.stages.flush(states, now))
+
+
+def run_all(events: Iterable[Event], policy: PolicySettings | None = None,
+            guards: GuardSettings | None = None,
+            incident: IncidentSettings | None = None,
+            until: datetime | None = None, in_order: bool = False) -> tuple[list[Decision], list[Incident]]:
+    """The final decisions (after the guards) in the order they were issued, and the incidents;
+    the stages are flushed at the last event time, or at ``until`` when that is later.
+    ``in_order``: feed the events as given (their arrival order, late ones late) instead of
+    sorting them by event time."""
+    ordered = list(events) if in_order else sorted(events, key=lambda e: e.event_time)
+    stages = Stages([IncidentDetector(incident), PolicyDetector(policy)])
+    chain = _Chain(stages, GuardDetector(guards))
+    for event in ordered:
+        chain.feed(event)
+    chain.flush(sorted(ordered, key=lambda e: e.event_time), until)
+    return chain.out, chain.incidents
 
 
 def decide_all(events: Iterable[Event], policy: PolicySettings | None = None,
-               guards: GuardSettings | None = None) -> list[Decision]:
+               guards: GuardSettings | None = None,
+               incident: IncidentSettings | None = None, until: datetime | None = None) -> list[Decision]:
     """The final decisions (after the guards) for ``events``, in the order they were issued."""
-    ordered = sorted(events, key=lambda e: e.event_time)
-    chain = _Chain(PolicyDetector(policy), GuardDetector(guards))
-    for event in ordered:
-        chain.feed(event)
-    chain.flush(ordered)
-    return chain.out
+    return run_all(events, policy, guards, incident, until)[0]

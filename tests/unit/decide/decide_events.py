@@ -5,7 +5,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
-from schemas import Event, Fault, HangSignals, HangVerdict, JobEvent, Placement, SlowNode, StepProgress, derived_id
+from schemas import (
+    Event,
+    Fault,
+    GpuSample,
+    GpuStats,
+    HangSignals,
+    HangVerdict,
+    JobEvent,
+    Placement,
+    SlowNode,
+    StepProgress,
+    derived_id,
+)
 from schemas.jobs import JobEventKind
 
 T0 = datetime(2026, 11, 22, 8, 0, tzinfo=UTC)
@@ -35,15 +47,29 @@ def steps(start: float, end: float, job_id: str = "j1", every: float = 10.0, nod
     return out
 
 
-def fault(s: float, node: str | None, category: str = "gpu_fallen_off_bus", level: str = "fault",
+def fault(s: float, node: str | None, category: str = "gpu_memory_ecc", level: str = "fault",
           blame: str = "node", job_id: str | None = "j1", count: int = 1, attempt: int | None = None,
-          cluster: str = "c1", fid: str | None = None) -> Fault:
+          cluster: str = "c1", fid: str | None = None, action: str | None = None) -> Fault:
     """A classified fault first seen at ``s``."""
     fault_id = fid or derived_id("fault", node or job_id, category, at(s))
     return Fault(event_id=fault_id, event_time=at(s), cluster=cluster, fault_id=fault_id,
                  node_id=node, job_id=job_id, category=category, family="test", level=level,  # type: ignore[arg-type]  # literal from a str parameter
                  blame=blame, rule_id="test", evidence="test line", first_seen=at(s),  # type: ignore[arg-type]  # literal from a str parameter
-                 count=count, attempt=attempt)
+                 count=count, attempt=attempt, action=action)
+
+
+def gpu_samples(start: float, end: float, node: str = "n1", every: float = 5.0,
+                cluster: str = "c1") -> list[GpuSample]:
+    """A node agent's GPU samples every ``every`` seconds in [start, end] (one idle GPU): the
+    periodic telemetry that keeps a job's event time moving while nothing else happens."""
+    gpu = GpuStats(index=0, util_pct=0.0, mem_used_bytes=0, temp_c=40.0, power_w=60.0, ecc_sbe_total=0,
+                   ecc_dbe_total=0, nvlink_crc_errors_total=0, pcie_replay_total=0, throttle_reasons=0)
+    out, s = [], start
+    while s <= end:
+        out.append(GpuSample(event_id=f"gs-{node}-{s}", event_time=at(s), cluster=cluster, node_id=node,
+                             gpus=(gpu,)))
+        s += every
+    return out
 
 
 def hang(s: float, nodes: Iterable[str], job_id: str = "j1", attempt: int = 0,

@@ -55,8 +55,9 @@ def test_node_cooldown_refuses_a_second_block_of_a_node_still_out() -> None:
     first, again = proposed(10, "n1", "j1"), proposed(600, "n1", "j2")
     _, out = run([first, again])
     assert out[0] == first
-    refused = out[1]
+    refused, fallback, notify = out[1:]
     assert refused.guard is not None and refused.guard.refused and refused.guard.rule == "node_cooldown"
+    assert (fallback.job_id, fallback.action, notify.action) == ("j2", "restart_in_place", "notify")
     assert refused.action == "replace_nodes" and refused.nodes == ("n1",)
     assert refused.decision_id == derived_id("decision", "j2", again.decision_id, "guard", "node_cooldown")
 
@@ -99,14 +100,49 @@ def test_node_back_after_flap_window_is_not_flapping() -> None:
     assert run([first, back, again], cfg)[1] == [first, again]
 
 
-def test_per_job_limit_downgrades_to_notify() -> None:
+def test_per_job_limit_refuses_and_falls_back_to_a_restart_in_place_plus_notify() -> None:
     cfg = GuardSettings(max_cluster_share=1.0, max_nodes_per_job=2)
     ds = [proposed(10 * i, f"n{i}", scope="task") for i in range(1, 4)]
     _, out = run(ds, cfg)
     assert out[:2] == ds[:2]
-    third = out[2]
-    assert third.action == "notify" and third.block_scope == "none" and third.nodes == ("n3",)
-    assert third.guard is not None and not third.guard.refused and third.guard.rule == "job_blast_radius"
+    refused, fallback, notify = out[2:]
+    assert refused.action == "replace_nodes" and refused.nodes == ("n3",)
+    assert refused.guard is not None and refused.guard.refused and refused.guard.rule == "job_blast_radius"
+    assert (fallback.action, fallback.nodes, fallback.block_scope) == ("restart_in_place", (), "none")
+    assert fallback.guard is not None and not fallback.guard.refused and fallback.guard.rule == "refused_fallback"
+    assert notify.action == "notify" and notify.nodes == ("n3",) and notify.guard is not None
+    assert fallback.decision_id == derived_id("decision", "j1", ds[2].decision_id, "fallback", "restart_in_place")
+
+
+def test_per_job_limit_scales_with_the_job_size() -> None:
+    cfg = GuardSettings(max_cluster_share=1.0, max_nodes_per_job=2, max_job_share=0.05)
+    big = job("scheduled", 0, "j1", nodes=[f"n{i}" for i in range(100)])
+    ds = [proposed(10 * i, f"n{i}", scope="task") for i in range(1, 7)]
+    state, out = run([big, *ds], cfg)
+    assert GuardDetector(cfg).job_limit(state, "j1") == 5
+    assert out[:5] == ds[:5]
+    assert out[5].guard is not None and out[5].guard.rule == "job_blast_radius"
+
+
+def test_refusal_after_a_restart_of_an_earlier_attempt_falls_back_to_resubmit() -> None:
+    cfg = GuardSettings(max_cluster_share=1.0, max_nodes_per_job=0)
+    restart = proposed(10, "n1", action="restart_in_place", scope="none").model_copy(update={"nodes": ()})
+    again = proposed(900, "n2").model_copy(update={"attempt": 1})
+    _, out = run([restart, again], cfg)
+    assert [d.action for d in out] == ["restart_in_place", "replace_nodes", "resubmit_job", "notify"]
+    assert out[2].reason.kind == "restart_failed"
+
+
+def test_refused_companion_gets_no_second_fallback_and_own_cooldown_none() -> None:
+    cfg = GuardSettings(max_cluster_share=1.0, max_nodes_per_job=0)
+    replace = proposed(10, "n1", cause="f1")
+    drain = proposed(10, "n1", action="drain_reboot_nodes", cause="f1")
+    _, out = run([replace, drain], cfg)
+    assert [d.action for d in out] == ["replace_nodes", "restart_in_place", "notify", "drain_reboot_nodes"]
+    first, again = proposed(10, "n1", "j1"), proposed(600, "n1", "j1", cause="f2")
+    _, out = run([first, again])
+    assert [d.action for d in out] == ["replace_nodes", "replace_nodes"]
+    assert out[1].guard is not None and out[1].guard.rule == "node_cooldown"
 
 
 def test_per_job_limit_window_slides() -> None:
@@ -122,9 +158,11 @@ def test_cluster_limit_absolute_refuses_and_alerts_once() -> None:
     assert out[:2] == ds[:2]
     refused = [d for d in out if d.guard and d.guard.refused]
     assert len(refused) == 3 and {d.guard.rule for d in refused if d.guard} == {"cluster_blast_radius"}
-    alerts = [d for d in out if d.action == "notify"]
-    assert len(alerts) == 1 and alerts[0].guard is not None
-    assert alerts[0].guard.rule == "cluster_blast_radius_alert"
+    alerts = [d for d in out if d.guard and d.guard.rule == "cluster_blast_radius_alert"]
+    assert len(alerts) == 1 and alerts[0].action == "notify"
+    fallbacks = [d for d in out if d.guard and d.guard.rule == "refused_fallback"]
+    assert sorted((d.job_id, d.action) for d in fallbacks) == sorted(
+        [(f"j{i}", a) for i in range(3, 6) for a in ("restart_in_place", "notify")])
 
 
 def test_cluster_share_uses_configured_or_observed_size() -> None:
@@ -150,8 +188,10 @@ def test_mass_failure_is_stopped_at_the_configured_share_of_the_cluster() -> Non
     assert len(refused) == 200 - 12
     assert all(d.guard and d.guard.rule == "cluster_blast_radius" for d in refused)
     assert all(d.action == "replace_nodes" for d in refused)
-    alerts = [d for d in out if d.action == "notify"]
+    alerts = [d for d in out if d.guard and d.guard.rule == "cluster_blast_radius_alert"]
     assert len(alerts) == 1
+    restarted = {d.job_id for d in out if d.action == "restart_in_place"}
+    assert restarted == {d.job_id for d in refused}  # no refused job is left alone
 
 
 def test_refused_decision_ids_are_deterministic() -> None:

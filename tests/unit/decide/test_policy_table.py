@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from decide_chain import decide_all
+from decide_chain import decide_all, run_all
 from decide_events import at, fault, hang, job, running_job, slow, steps
 
 from schemas import Decision, derived_id
@@ -90,10 +90,11 @@ def test_hang_on_several_nodes_restarts_in_place() -> None:
 
 def test_node_faults_on_several_nodes_at_once_restart_in_place() -> None:
     f1, f2 = fault(200, "n1"), fault(230, "n2")
-    out = decide_all([*running_job(until=100), f1, f2])
+    out, incidents = run_all([*running_job(until=100), f1, f2])
     assert [d.action for d in out] == ["replace_nodes", "restart_in_place"]
     assert out[1].policy_rule == "not_single_point_multi_node"
-    assert set(out[1].reason.cause_ids) == {f1.fault_id, f2.fault_id}
+    assert incidents[-1].nodes == ("n1", "n2") and incidents[-1].root_cause == f1.fault_id
+    assert set(out[1].reason.cause_ids) == {incidents[-1].incident_id, f1.fault_id}
 
 
 def test_node_faults_far_apart_are_each_single_point() -> None:
@@ -106,7 +107,8 @@ def test_network_fault_restarts_in_place_once_per_attempt() -> None:
     events = [*running_job(until=100),
               fault(200, "n1", "nccl_timeout", level="error", blame="network"),
               fault(201, "n2", "nccl_timeout", level="error", blame="network")]
-    out = decide_all(events)
+    assert decide_all(events, until=at(259)) == []  # waits settle_s for a root cause to show up
+    out = decide_all(events, until=at(260))
     assert actions(out) == [("restart_in_place", (), "none")]
     assert out[0].policy_rule == "not_single_point_network"
 
@@ -151,11 +153,10 @@ def test_job_fault_repeating_in_the_next_attempt_stops_the_job_and_notifies() ->
     oom0 = fault(200, "n1", "cuda_oom", level="error", blame="job", attempt=0)
     oom1 = fault(900, "n2", "cuda_oom", level="error", blame="job", attempt=1)
     events = [*running_job(until=190), oom0, job("restarting", 300, attempt=1), *steps(400, 880), oom1]
-    out = decide_all(events)
-    assert actions(out) == [("checkpoint_now", (), "none"), ("stop_job", (), "none"),
-                            ("notify", (), "none")]
-    assert out[1].policy_rule == "job_fault_repeated"
-    assert set(out[1].reason.cause_ids) == {oom0.fault_id, oom1.fault_id}
+    out = decide_all(events, until=at(1000))
+    assert actions(out) == [("stop_job", (), "none"), ("notify", (), "none")]
+    assert out[0].policy_rule == "job_fault_repeated"
+    assert set(out[0].reason.cause_ids) == {oom0.fault_id, oom1.fault_id}
 
 
 def test_job_fault_first_occurrence_or_same_attempt_is_left_to_the_job() -> None:
@@ -189,11 +190,11 @@ def test_causes_after_the_job_finished_are_ignored() -> None:
 def test_decision_ids_are_deterministic_and_name_their_causes() -> None:
     f = fault(200, "n3")
     events = [*running_job(until=100), f]
-    out = decide_all(events)
+    out, incidents = run_all(events)
     assert [d.decision_id for d in out] == [d.decision_id for d in decide_all(list(reversed(events)))]
-    d = out[0]
-    assert d.decision_id == derived_id("decision", "j1", "replace_nodes", "single_node_fault", f.fault_id)
-    assert d.event_id == d.decision_id and d.reason.cause_ids == (f.fault_id,)
+    d, causes = out[0], tuple(sorted({incidents[0].incident_id, f.fault_id}))
+    assert d.decision_id == derived_id("decision", "j1", "replace_nodes", "single_node_fault", *causes)
+    assert d.event_id == d.decision_id and d.reason.cause_ids == causes
 
 
 def test_expires_at_is_issued_at_plus_ttl() -> None:
@@ -212,3 +213,20 @@ def test_mass_node_failure_inside_one_job_is_one_restart_not_a_drain() -> None:
 def test_hang_verdict_of_an_older_attempt_is_ignored() -> None:
     events = [*running_job(until=100), job("restarting", 150, attempt=1), hang(300, [], attempt=0)]
     assert decide_all(events) == []
+
+
+def test_slow_outlier_of_a_node_the_job_no_longer_holds_or_of_an_old_attempt_is_ignored() -> None:
+    moved = [*running_job(until=400), job("scheduled", 200, attempt=1, nodes=["n1", "n5", "n3", "n4"]),
+             slow(300, "n2")]
+    assert decide_all(moved) == []
+    old = slow(300, "n3").model_copy(update={"attempt": 0})
+    assert decide_all([*running_job(until=400), job("restarting", 250, attempt=1), old]) == []
+
+
+def test_corrected_errors_alone_never_take_a_node_until_the_lemon_threshold() -> None:
+    cfg = PolicySettings(lemon_threshold=3)
+    corrected = [fault(100 + 600 * i, "n2", "hardware_mce", "error", action="none") for i in range(3)]
+    assert decide_all([*running_job(until=100), *corrected[:2]], policy=cfg) == []
+    out = decide_all([*running_job(until=100), *corrected], policy=cfg)
+    assert actions(out) == [("drain_reboot_nodes", ("n2",), "cluster"), ("notify", ("n2",), "none")]
+    assert set(out[0].reason.cause_ids) == {f.fault_id for f in corrected}

@@ -1,0 +1,200 @@
+"""Every rule of the policy table, from real-format log lines: line -> fault -> incident -> decision.
+
+The lines are in the formats the kernel, NVIDIA's driver, NCCL, PyTorch and Lustre print; the
+repository's knowledge base classifies them, the incident stage groups them, the policy and the
+guards decide (docs/decisions.md has one example per rule; these are those examples).
+"""
+
+from __future__ import annotations
+
+from decide_events import at, gpu_samples, hang, job, running_job, steps
+from decide_lines import decide_lines, kline, run_lines, tline
+
+from schemas import Decision, Event
+from streams.decide import GuardSettings
+
+XID79 = "[ 8123.443210] NVRM: Xid (PCI:0000:3b:00): 79, pid=0, GPU has fallen off the bus."
+XID79_B = "[ 9001.100000] NVRM: Xid (PCI:0000:86:00): 79, pid=0, GPU has fallen off the bus."
+XID92 = "[ 5120.001000] NVRM: Xid (PCI:0000:3b:00): 92, pid=0, High single-bit ECC error rate"
+XID63 = "[ 5121.002000] NVRM: Xid (PCI:0000:3b:00): 63, pid=0, Row remapping event"
+XID94 = "[ 5122.003000] NVRM: Xid (PCI:0000:3b:00): 94, pid=40112, Contained ECC error"
+MCE_CE = "EDAC MC0: 1 CE memory read error on CPU_SrcID#0_MC#0_Chan#1_DIMM#0 (channel:1 slot:0 page:0x1 offset:0x0 grain:32 syndrome:0x0)"
+MCE_UE = "mce: [Hardware Error]: CPU 12: Machine Check Exception: 5 Bank 7: be00000000800400"
+PORT_DOWN = "infiniband mlx5_0: port 1 state changed to DOWN"
+NCCL_IB = ("gpu-a17:31337:31412 [3] NCCL WARN NET/IB : Got completion from peer 10.0.0.2<45678> with error 12, "
+           "opcode 0, len 0, vendor err 129 (Recv) localGid ::ffff:10.0.0.1 remoteGid ::ffff:10.0.0.2")
+NCCL_WATCHDOG = ("[rank3]:[E1122 08:00:11.000 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective "
+                 "operation timeout: WorkNCCL(SeqNum=1234, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+                 "Timeout(ms)=600000) ran for 600005 milliseconds before timing out.")
+CHILD_FAILED = "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: "
+CUDA_LAUNCH = "RuntimeError: CUDA error: unspecified launch failure"
+OOM = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total capacity "
+       "of 79.10 GiB of which 1.19 GiB is free.")
+LUSTRE = ("Lustre: 1234:0:(client.c:2289:ptlrpc_expire_one_request()) @@@ Request sent has timed out for "
+          "slow reply")
+NODES = ("n1", "n2", "n3", "n4")
+DESTRUCTIVE = {"replace_nodes", "drain_reboot_nodes", "restart_in_place", "stop_job"}
+
+
+def acts(out: list[Decision]) -> list[tuple[str, tuple[str, ...], str]]:
+    return [(d.action, d.nodes, d.policy_rule) for d in out]
+
+
+def peers_fail(s: float, nodes: tuple[str, ...] = ("n2", "n3", "n4"), attempt: int | None = None) -> list[Event]:
+    """What the surviving ranks print when one rank's GPU dies: NCCL errors and ChildFailedError."""
+    out: list[Event] = []
+    for i, node in enumerate(nodes):
+        out += [tline(s + i, node, i + 1, NCCL_IB, source="nccl", attempt=attempt),
+                tline(s + 4 + i, node, i + 1, CUDA_LAUNCH, attempt=attempt)]
+    return [*out, tline(s + 9, "n1", 0, CHILD_FAILED, attempt=attempt)]
+
+
+def test_xid79_with_nccl_cascade_is_one_incident_replace_and_reboot_that_node_only() -> None:
+    events = [*running_job(NODES, until=200), kline(201, "n1", XID79), *peers_fail(202)]
+    out, incidents = run_lines(events, until=400)
+    assert acts(out) == [("replace_nodes", ("n1",), "single_node_error"),
+                         ("drain_reboot_nodes", ("n1",), "single_node_error")]
+    last = incidents[-1]
+    assert last.category == "gpu_fallen_off_bus" and last.nodes == ("n1",) and len(last.cascade) >= 7
+    assert len({i.incident_id for i in incidents}) == 1  # re-issued as it grew, never split
+
+
+def test_cascade_printed_before_the_kernel_line_still_blames_the_gpu() -> None:
+    events = [*running_job(NODES, until=200), *peers_fail(201), kline(212, "n1", XID79)]
+    out = decide_lines(events, until=400)
+    assert acts(out) == [("replace_nodes", ("n1",), "single_node_error"),
+                         ("drain_reboot_nodes", ("n1",), "single_node_error")]
+
+
+def test_uncorrected_machine_check_replaces_the_node_cluster_wide_after_a_checkpoint() -> None:
+    out = decide_lines([*running_job(NODES, until=200), kline(201, "n3", MCE_UE)], until=400)
+    assert acts(out) == [("checkpoint_now", (), "checkpoint_first"),
+                         ("replace_nodes", ("n3",), "single_node_fault")]
+    assert out[1].block_scope == "cluster"
+
+
+def test_corrected_and_contained_errors_take_no_node() -> None:
+    events = [*running_job(NODES, until=600), kline(100, "n2", XID92), kline(200, "n2", XID63),
+              kline(300, "n3", MCE_CE), kline(400, "n4", XID94)]
+    out, incidents = run_lines(events, until=900)
+    assert out == []
+    assert {i.nodes for i in incidents} == {("n2",), ("n3",), ("n4",)}
+
+
+def test_corrected_error_on_another_node_does_not_widen_a_real_fault() -> None:
+    events = [*running_job(NODES, until=100), kline(110, "n2", MCE_CE), kline(200, "n1", XID79)]
+    out = decide_lines(events, until=400)
+    assert {n for d in out for n in d.nodes} == {"n1"}
+    assert "restart_in_place" not in {d.action for d in out}
+
+
+def test_lemon_node_is_drained_once_at_the_threshold() -> None:
+    events: list[Event] = [*running_job(NODES, until=100)]
+    events += [kline(200 + 3600 * i, "n2", XID92) for i in range(12)]
+    out = decide_lines(events, until=50_000)
+    assert acts(out) == [("drain_reboot_nodes", ("n2",), "lemon_node"), ("notify", ("n2",), "lemon_node")]
+    assert out[0].issued_at == at(200 + 3600 * 9) and len(out[0].reason.cause_ids) == 10
+
+
+def test_one_nodes_port_down_replaces_that_node() -> None:
+    events = [*running_job(NODES, until=100), kline(200, "n2", PORT_DOWN),
+              *[tline(203 + i, n, i, NCCL_IB, source="nccl") for i, n in enumerate(NODES)]]
+    out = decide_lines(events, until=400)
+    assert acts(out) == [("replace_nodes", ("n2",), "node_local_network")]
+    assert out[0].block_scope == "cluster"
+
+
+def test_ports_down_on_several_nodes_restart_in_place_and_notify() -> None:
+    events = [*running_job(NODES, until=100), *[kline(200 + i, n, PORT_DOWN) for i, n in enumerate(NODES[:3])]]
+    out = decide_lines(events, until=400)
+    assert acts(out) == [("restart_in_place", (), "fabric_network"), ("notify", (), "fabric_network")]
+
+
+def test_nccl_errors_alone_restart_in_place_after_the_settle_time() -> None:
+    events = [*running_job(NODES, until=100),
+              *[tline(200 + i, n, i, NCCL_WATCHDOG) for i, n in enumerate(NODES)]]
+    assert decide_lines(events, until=255) == []
+    out = decide_lines(events, until=400)
+    assert acts(out) == [("restart_in_place", (), "not_single_point_network")]
+
+
+def test_same_job_error_in_two_consecutive_attempts_stops_the_job() -> None:
+    events = [*running_job(NODES, until=190), tline(195, "n2", 1, OOM), tline(197, "n1", 0, CHILD_FAILED),
+              job("failed", 198), job("restarting", 300, attempt=1), *steps(400, 880),
+              tline(890, "n3", 2, OOM, attempt=1), tline(892, "n1", 0, CHILD_FAILED, attempt=1)]
+    out = decide_lines(events, until=1000)
+    assert acts(out) == [("stop_job", (), "job_fault_repeated"), ("notify", (), "job_fault_repeated")]
+    assert out[0].attempt == 1
+
+
+def test_two_hardware_faults_in_two_attempts_never_stop_the_job() -> None:
+    events = [*running_job(NODES, until=190), kline(195, "n2", XID79), *peers_fail(196, ("n1", "n3", "n4")),
+              job("failed", 210), job("scheduled", 300, attempt=1, nodes=("n1", "n5", "n3", "n4")),
+              *steps(400, 880), kline(890, "n5", XID79_B), *peers_fail(891, ("n1", "n3", "n4"))]
+    out = decide_lines(events, until=1200, guards=GuardSettings(max_cluster_share=1.0))
+    assert "stop_job" not in {d.action for d in out}
+    assert [d.nodes for d in out if d.action == "replace_nodes"] == [("n2",), ("n5",)]
+
+
+def test_a_late_cascade_line_of_the_failed_attempt_does_not_touch_the_restarted_job() -> None:
+    events = [*running_job(NODES, until=190), tline(195, "n2", 1, OOM), job("failed", 198),
+              job("restarting", 200, attempt=1), *steps(240, 600)]
+    late_oom = tline(196, "n2", 1, OOM).model_copy(update={"event_id": "late"})
+    out = decide_lines([*events, late_oom, tline(199, "n1", 0, CHILD_FAILED)], until=800)
+    assert not DESTRUCTIVE & {d.action for d in out}
+
+
+def test_storage_fault_only_notifies() -> None:
+    out = decide_lines([*running_job(NODES, until=100), kline(200, "n1", LUSTRE)], until=400)
+    assert acts(out) == [("notify", (), "storage_fault")]
+
+
+def test_checkpoint_window_scales_with_long_steps_and_never_precedes_a_hang() -> None:
+    slow_steps = steps(10, 100, every=40.0)  # 40 s steps: 5 x 40 s = 200 s of progress window
+    events = [job("scheduled", 0, nodes=NODES), job("running", 5), *slow_steps, kline(250, "n3", PORT_DOWN)]
+    out = decide_lines(events, until=400)
+    assert [d.action for d in out] == ["checkpoint_now", "replace_nodes"]
+    hung = decide_lines([*running_job(NODES, until=100), hang(110, [])], until=400)
+    assert [d.action for d in hung] == ["restart_in_place"]
+
+
+def test_one_node_job_frozen_alike_restarts_in_place() -> None:
+    events = [*running_job(("n1",), until=100), hang(140, [])]
+    out = decide_lines(events, until=400)
+    assert acts(out) == [("restart_in_place", (), "one_node_deadlock")]
+
+
+def test_a_restart_that_hangs_again_is_resubmitted() -> None:
+    events = [*running_job(NODES, until=100), hang(140, []), job("restarting", 200, attempt=1),
+              job("running", 260, attempt=1), hang(400, [], attempt=1)]
+    out = decide_lines(events, until=500)
+    assert [(d.action, d.policy_rule) for d in out] == [("restart_in_place", "not_single_point_hang"),
+                                                       ("resubmit_job", "restart_failed")]
+
+
+def test_a_refused_replacement_falls_back_to_restart_in_place_and_notify() -> None:
+    events = [*running_job(NODES, until=100), kline(200, "n1", XID79)]
+    out = decide_lines(events, until=400, guards=GuardSettings(max_nodes_per_cluster=0, min_nodes_per_cluster=0))
+    refused = [d for d in out if d.guard and d.guard.refused]
+    assert refused and all(d.action in ("replace_nodes", "drain_reboot_nodes") for d in refused)
+    fallback = [(d.action, d.guard.rule) for d in out if d.guard and not d.guard.refused]
+    assert ("restart_in_place", "refused_fallback") in fallback and ("notify", "refused_fallback") in fallback
+
+
+def test_two_gpus_lost_on_two_nodes_at_once_are_not_single_point() -> None:
+    events = [*running_job(NODES, until=100), kline(200, "n1", XID79), kline(230, "n3", XID79_B)]
+    out = decide_lines(events, until=400)
+    assert [d.action for d in out] == ["replace_nodes", "drain_reboot_nodes", "restart_in_place"]
+    assert out[2].policy_rule == "not_single_point_multi_node"
+
+
+def test_kernel_line_shipped_45_s_after_the_ranks_errors_still_only_replaces_the_node() -> None:
+    ranks = peers_fail(201)
+    xid = kline(200, "n1", XID79)
+    timeline = sorted([*running_job(NODES, until=195), *gpu_samples(0, 400, "n2"), *ranks],
+                      key=lambda e: e.event_time)
+    arrived = [e for e in timeline if e.event_time <= at(245)] + [xid] + [e for e in timeline if e.event_time > at(245)]
+    out, incidents = run_lines(arrived, until=400, in_order=True)
+    assert acts(out) == [("replace_nodes", ("n1",), "single_node_error"),
+                         ("drain_reboot_nodes", ("n1",), "single_node_error")]
+    assert {i.category for i in incidents} == {"gpu_fallen_off_bus"}

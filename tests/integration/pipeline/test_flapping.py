@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from producers.kafka import EventProducer
-from schemas import Decision, Event, JobEvent, LogLine, Placement, StepProgress, decode
+from schemas import Decision, Event, GpuSample, JobEvent, LogLine, Placement, StepProgress, decode
 from schemas.settings import KafkaSettings
 
 pytestmark = pytest.mark.integration
@@ -22,7 +22,8 @@ def at(s: float) -> datetime:
 
 
 def _job(job: str, s: float, nodes: list[str]) -> list[Event]:
-    """A job scheduled at ``s`` on ``nodes`` and running, with a step a second on its last node."""
+    """A job scheduled at ``s`` on ``nodes`` and running, with a step a second on its last node
+    and every node's agent sampling its GPUs every 5 s."""
     placement = tuple(Placement(rank=i, node_id=n) for i, n in enumerate(nodes))
     events: list[Event] = [
         JobEvent(event_id=f"{job}-sched", event_time=at(s), cluster="flap", job_id=job, attempt=0,
@@ -31,7 +32,9 @@ def _job(job: str, s: float, nodes: list[str]) -> list[Event]:
     ]
     events += [StepProgress(event_id=f"{job}-step{i}", event_time=at(s + 2 + i), cluster="flap", job_id=job,
                             node_id=nodes[-1], rank=len(nodes) - 1, step=i, step_time_ms=1000.0) for i in range(150)]
-    return events
+    events += [GpuSample(event_id=f"{job}-{node}-gpu{i}", event_time=at(s + 5 * i), cluster="flap", node_id=node,
+                         gpus=()) for node in nodes for i in range(31)]
+    return sorted(events, key=lambda e: e.event_time)
 
 
 def _xid(s: float, node: str) -> LogLine:

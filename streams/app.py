@@ -9,6 +9,7 @@ stage resolves its outputs to; ``faultline replay`` runs the same stages in one 
 from __future__ import annotations
 
 import logging
+import ssl
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
@@ -21,7 +22,7 @@ from streams import topology
 from streams.core.detector import Forward, Output
 from streams.core.topology import Stage
 from streams.settings import WorkerSettings
-from streams.shell import Message, Shell, StageStats, StateTable
+from streams.shell import Message, Shell, StateTable
 from streams.topics import MAX_STATE_MESSAGE_BYTES, create_topics, table_name
 
 log = logging.getLogger("faultline.streams")
@@ -64,11 +65,31 @@ def build_app(settings: WorkerSettings) -> faust.App:
 
 
 def _credentials(kafka: KafkaSettings) -> Any:
-    if kafka.sasl_mechanism is None:
+    """Faust (aiokafka) credentials for ``kafka.security_protocol``; None for PLAINTEXT.
+
+    SSL and SASL_SSL verify the broker against ``ssl_ca_location`` (else the system CAs) and
+    present the client certificate when one is configured (mutual TLS). The password stays in
+    the credentials object, whose repr shows the user name only."""
+    protocol = kafka.security_protocol
+    context = ssl_context(kafka) if protocol in ("SSL", "SASL_SSL") else None
+    if protocol == "SSL":
+        return faust.SSLCredentials(context)
+    if protocol == "PLAINTEXT" or kafka.sasl_mechanism is None:
         return None
     password = kafka.sasl_password.get_secret_value() if kafka.sasl_password else ""
     return faust.SASLCredentials(username=kafka.sasl_username, password=password,
-                                 mechanism=kafka.sasl_mechanism)
+                                 ssl_context=context, mechanism=kafka.sasl_mechanism)
+
+
+def ssl_context(kafka: KafkaSettings) -> ssl.SSLContext:
+    """A client TLS context equivalent to what ``kafka.confluent()`` asks of librdkafka."""
+    context = ssl.create_default_context(ssl.Purpose.SERVER_AUTH, cafile=kafka.ssl_ca_location)
+    if kafka.ssl_certificate_location and kafka.ssl_key_location:
+        password = kafka.ssl_key_password.get_secret_value() if kafka.ssl_key_password else None
+        context.load_cert_chain(kafka.ssl_certificate_location, kafka.ssl_key_location, password)
+    if not kafka.ssl_check_hostname:
+        context.check_hostname = False
+    return context
 
 
 def _wire_stage(app: faust.App, shell: Shell, stage: Stage, kafka: KafkaSettings, lateness_s: float) -> StateTable:
@@ -114,11 +135,13 @@ async def _publish(shell: Shell, stage: Stage, outputs: Sequence[Output], event:
 def _tick(app: faust.App, shell: Shell, stage: Stage, table: StateTable, lateness_s: float) -> None:
     """Flush the stage's live states to its event-time watermark every ``tick_s``.
 
-    Bursts close when their key falls silent, which no event of that key will announce; the
-    watermark is the newest event time the stage has seen, less the allowed lateness."""
+    Bursts close when their key falls silent, which no event of that key will announce. The
+    watermark is the median of the keys' newest event times, less the allowed lateness: not
+    the newest of all, so one node whose clock runs ahead cannot close every other key's
+    bursts early."""
     @app.timer(stage.tick_s)
     async def _flush_quiet() -> None:
-        latest = shell.stats.get(stage.name, StageStats()).max_event_time
+        latest = table.median_latest()
         if latest is None:
             return
         watermark = latest - timedelta(seconds=lateness_s)

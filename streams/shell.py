@@ -180,6 +180,8 @@ class StateTable:
         self.every_s = every_s
         self.cache: dict[str, Any] = {}
         self.written_at: dict[str, datetime] = {}
+        self.latest: dict[str, datetime] = {}
+        """Newest event time seen per key (the stage's clock is their median, see app._tick)."""
 
     def get(self, key: str) -> Any:
         """The live state of ``key``."""
@@ -191,12 +193,23 @@ class StateTable:
     def put(self, key: str, state: Any, event_time: datetime, changed: bool) -> None:
         """Keep ``state`` for ``key``; persist it now if ``changed`` or it is due."""
         self.cache[key] = state
+        if key not in self.latest or event_time > self.latest[key]:
+            self.latest[key] = event_time
         last = self.written_at.get(key)
         if changed or last is None or (event_time - last).total_seconds() >= self.every_s:
             self.table[key] = pack_state(self.detector.dump(state))
             self.written_at[key] = event_time
 
+    def median_latest(self) -> datetime | None:
+        """The median of the keys' newest event times (None before any event): a stage clock
+        that one key with a skewed clock cannot drag forward."""
+        if not self.latest:
+            return None
+        ordered = sorted(self.latest.values())
+        return ordered[len(ordered) // 2]
+
     def forget(self) -> None:
         """Drop the cache after a rebalance: the table is the truth for reassigned keys."""
         self.cache.clear()
         self.written_at.clear()
+        self.latest.clear()

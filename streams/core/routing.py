@@ -168,12 +168,14 @@ class NodeRouter:
     """Forwards a node's samples and job-less faults to ``jobs.feed`` of the job that held the
     node at the event's time.
 
-    A node's events wait ``hold_s`` of the node's own event time before they are attributed:
-    a node moving from job A to job B sends B's first samples and faults at the same moment
-    B's placement travels through the lifecycle stage, so attributing on arrival would give
-    them to A. Waiting a little event time (the node's next samples, or the stage's
-    watermark on a tick) lets the placement arrive first, and the placement history then
-    says which job held the node at that time. Faults that name their job go straight on.
+    A node's events wait ``hold_s`` of the node's own event time before they are attributed,
+    and events that no known placement covers wait for one (at most ``pending_per_node``,
+    then the oldest is dropped and counted: an idle node's samples belong to no job). A
+    placement travels through the lifecycle stage while the node's samples come straight,
+    so a backlog read at any speed delivers samples before the placement that covers them.
+    The placement history then says which job held the node at each event's time. Faults
+    that name their job go straight on. A node handed from job A to job B without A's end
+    being reported first can have B's first events attributed to A.
     """
 
     name = "route"
@@ -214,26 +216,33 @@ class NodeRouter:
         del state.history[:-self.history_per_node]
 
     def _release(self, state: NodeState, until: datetime) -> list[Output]:
-        ready = [e for e in state.pending if e.event_time <= until]
+        """Forward what waited long enough and has a job; what has none keeps waiting (its
+        placement may still be on its way: a backlog is read much faster than it was made)."""
+        ready = [e for e in state.pending if e.event_time <= until and state.job_at(e.event_time)]
         if not ready:
             return []
-        state.pending = [e for e in state.pending if e.event_time > until]
-        out: list[Output] = []
-        for event in sorted(ready, key=lambda e: e.event_time):
-            out += self._attribute(state, event)
-        return out
+        state.pending = [e for e in state.pending if not (e.event_time <= until and state.job_at(e.event_time))]
+        return [Forward("jobs.feed", str(state.job_at(e.event_time)), e)
+                for e in sorted(ready, key=lambda e: e.event_time)]
 
     def _attribute(self, state: NodeState, event: Event) -> list[Output]:
+        """An event pushed out of a full buffer: forwarded if a placement covers it, else
+        dropped and counted (a node between jobs: its samples belong to no job)."""
         job = state.job_at(event.event_time)
         if job is None:
-            state.dropped += 1  # a node between jobs: its samples belong to no job
+            state.dropped += 1
             return []
         return [Forward("jobs.feed", job, event)]
 
     def flush(self, state: NodeState, now: datetime) -> tuple[NodeState, Sequence[Output]]:
-        """Attribute what waited ``hold_s`` as of the stage watermark ``now`` (all at end of input)."""
-        until = now if now.year == 9999 else now - self.hold
-        return state, self._release(state, until)
+        """Attribute what waited ``hold_s`` as of the stage watermark ``now``; at the end of
+        input (``now`` at the end of time) everything, dropping what no placement covers."""
+        if now.year < 9999:
+            return state, self._release(state, now - self.hold)
+        out = self._release(state, now)
+        state.dropped += len(state.pending)
+        state.pending = []
+        return state, out
 
     def dump(self, state: NodeState) -> JsonData:
         return {"history": [[format_time(t), job] for t, job in state.history], "dropped": state.dropped,

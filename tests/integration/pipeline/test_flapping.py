@@ -37,6 +37,12 @@ def _job(job: str, s: float, nodes: list[str]) -> list[Event]:
     return sorted(events, key=lambda e: e.event_time)
 
 
+def _restart_without(job: str, s: float, nodes: list[str]) -> JobEvent:
+    """The job restarts (attempt 1) on ``nodes``: the failed node is out of its placement."""
+    return JobEvent(event_id=f"{job}-restart", event_time=at(s), cluster="flap", job_id=job, attempt=1,
+                    kind="restarting", placement=tuple(Placement(rank=i, node_id=n) for i, n in enumerate(nodes)))
+
+
 def _xid(s: float, node: str) -> LogLine:
     return LogLine(event_id=f"xid-{node}-{s}", event_time=at(s), cluster="flap", node_id=node, source="kernel",
                    line=XID_79)
@@ -49,7 +55,7 @@ def _decisions(messages: list[tuple[str | None, bytes]]) -> list[Decision]:
 def test_a_node_that_fails_again_after_its_repair_is_flagged_flapping(kafka: KafkaSettings, worker: Any,
                                                                       consume: Any) -> None:
     with EventProducer(kafka) as producer:
-        producer.send_all([*_job("j1", 0, ["n1", "n2"]), _xid(60, "n1")])
+        producer.send_all([*_job("j1", 0, ["n1", "n2"]), _xid(60, "n1"), _restart_without("j1", 100, ["n4", "n2"])])
     first = _decisions(consume(kafka, "decisions", timeout_s=180, stop_when=lambda m: any(
         d.action == "replace_nodes" for d in _decisions(m))))
     assert [d.nodes for d in first if d.action == "replace_nodes"] == [("n1",)], worker.tail()

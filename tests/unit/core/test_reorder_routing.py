@@ -103,7 +103,7 @@ def test_router_sends_node_faults_to_the_job_that_held_the_node_at_their_time() 
     # a failed job keeps its nodes; the fault at 20 s is attributed once node time passes 30 s
     assert _route(router, state, failed) + _route(router, state, finished) == [("jobs.feed", "j1")]
     _route(router, state, _at(_fault("n2", None), 60))
-    assert _drain(router, state) == [] and state.dropped == 1  # after j1 finished: no job
+    assert _drain(router, state) == [] and state.dropped == 1  # after j1 finished: no job, dropped at the end
 
 
 def test_a_placement_read_after_a_sample_of_the_same_moment_still_counts() -> None:

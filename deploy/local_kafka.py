@@ -6,6 +6,10 @@ Used by ``make kafka-up`` / ``make kafka-down``, ``make demo`` and the pytest se
 
     with LocalKafka(LocalKafkaSettings(port=0)) as kafka:   # port 0: pick a free port
         kafka.create_topics(KafkaSettings(bootstrap_servers=kafka.bootstrap))
+
+With ``LocalKafkaSettings(security=BrokerSecurity(...))`` the broker also opens a SASL_SSL
+listener (TLS + SCRAM, optionally mutual TLS) on ``sasl_bootstrap``, to test clients against
+a production-like setup; broker-internal and controller traffic stays PLAINTEXT on loopback.
 """
 
 from __future__ import annotations
@@ -23,8 +27,9 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 from schemas.settings import KafkaSettings
 
@@ -35,6 +40,32 @@ Progress = Callable[[str], None]
 
 class LauncherError(RuntimeError):
     """The local broker could not be set up or started; the message says what to do."""
+
+
+class BrokerSecurity(BaseModel):
+    """An extra SASL_SSL listener: TLS with the given keystore, SCRAM users created at format time."""
+
+    model_config = ConfigDict(frozen=True, hide_input_in_errors=True)
+
+    sasl_port: int = 0
+    """Port of the SASL_SSL listener; 0 picks a free one."""
+    keystore_location: Path
+    """PKCS#12 file holding the broker's private key and certificate chain."""
+    keystore_password: SecretStr
+    truststore_location: Path | None = None
+    """PEM CA certificates; when given, clients must present a certificate they sign (mutual TLS)."""
+    mechanism: Literal["SCRAM-SHA-256", "SCRAM-SHA-512"] = "SCRAM-SHA-512"
+    scram_users: dict[str, SecretStr] = Field(default_factory=dict)
+    """User name -> password, added to the metadata log when the storage is formatted."""
+
+    @field_validator("scram_users")
+    @classmethod
+    def _plain_credentials(cls, users: dict[str, SecretStr]) -> dict[str, SecretStr]:
+        # kafka-storage's "[name=...,password=...]" syntax has no escaping.
+        for name, password in users.items():
+            if any(c in name + password.get_secret_value() for c in ',[]="= '):
+                raise ValueError(f"SCRAM user {name!r}: name and password must not contain , [ ] = \" or spaces")
+        return users
 
 
 class LocalKafkaSettings(BaseModel):
@@ -49,6 +80,8 @@ class LocalKafkaSettings(BaseModel):
     controller_port: int = 0
     heap: str = "768m"
     start_timeout_s: float = 90.0
+    security: BrokerSecurity | None = None
+    """None (the default): a PLAINTEXT listener only."""
 
 
 def _say(message: str) -> None:
@@ -97,6 +130,8 @@ class LocalKafka:
         self.progress = progress
         self.port = self.settings.port or free_port()
         self.controller_port = self.settings.controller_port or free_port()
+        security = self.settings.security
+        self.sasl_port = (security.sasl_port or free_port()) if security else None
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -105,19 +140,33 @@ class LocalKafka:
         return f"127.0.0.1:{self.port}"
 
     @property
+    def sasl_bootstrap(self) -> str:
+        """``host:port`` of the SASL_SSL listener; LauncherError when security is not configured."""
+        if self.sasl_port is None:
+            raise LauncherError("this broker has no SASL_SSL listener (LocalKafkaSettings.security is None)")
+        return f"127.0.0.1:{self.sasl_port}"
+
+    @property
     def pid_file(self) -> Path:
         return self.settings.data_dir / "broker.pid"
 
     def _properties(self) -> Path:
         data = self.settings.data_dir
+        listeners = [f"PLAINTEXT://127.0.0.1:{self.port}", f"CONTROLLER://127.0.0.1:{self.controller_port}"]
+        advertised = [f"PLAINTEXT://127.0.0.1:{self.port}"]
+        protocols = ["PLAINTEXT:PLAINTEXT", "CONTROLLER:PLAINTEXT"]
+        if self.sasl_port is not None:
+            listeners.insert(1, f"SASL_SSL://127.0.0.1:{self.sasl_port}")
+            advertised.append(f"SASL_SSL://127.0.0.1:{self.sasl_port}")
+            protocols.append("SASL_SSL:SASL_SSL")
         text = "\n".join([
             "process.roles=broker,controller",
             "node.id=1",
             f"controller.quorum.voters=1@127.0.0.1:{self.controller_port}",
-            f"listeners=PLAINTEXT://127.0.0.1:{self.port},CONTROLLER://127.0.0.1:{self.controller_port}",
-            f"advertised.listeners=PLAINTEXT://127.0.0.1:{self.port}",
+            f"listeners={','.join(listeners)}",
+            f"advertised.listeners={','.join(advertised)}",
             "controller.listener.names=CONTROLLER",
-            "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+            f"listener.security.protocol.map={','.join(protocols)}",
             f"log.dirs={data / 'logs'}",
             "num.partitions=1",
             "offsets.topic.replication.factor=1",
@@ -129,10 +178,12 @@ class LocalKafka:
             "group.initial.rebalance.delay.ms=0",
             "auto.create.topics.enable=true",
             "log.retention.hours=24",
+            *_security_properties(self.settings.security),
             "",
         ])
         path = data / "server.properties"
         path.write_text(text, encoding="utf-8")
+        path.chmod(0o600)  # may hold the keystore password
         return path
 
     def _java(self, libs: Path, *args: str) -> list[str]:
@@ -146,6 +197,7 @@ class LocalKafka:
         if (self.settings.data_dir / "logs" / "meta.properties").exists():
             return
         cmd = self._java(libs, "kafka.tools.StorageTool", "format", "-t", _cluster_id(), "-c", str(props))
+        cmd += _scram_args(self.settings.security)
         done = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise LauncherError(f"formatting KRaft storage failed: {done.stdout}{done.stderr}")
@@ -208,6 +260,36 @@ class LocalKafka:
 
     def __exit__(self, *exc: object | TracebackType | None) -> None:
         self.stop()
+
+
+def _security_properties(security: BrokerSecurity | None) -> list[str]:
+    """``server.properties`` lines of the SASL_SSL listener; none without ``security``."""
+    if security is None:
+        return []
+    prefix = "listener.name.sasl_ssl."
+    mech = security.mechanism.lower()
+    lines = [
+        "inter.broker.listener.name=PLAINTEXT",
+        f"sasl.enabled.mechanisms={security.mechanism}",
+        f"{prefix}{mech}.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;",
+        f"{prefix}ssl.keystore.type=PKCS12",
+        f"{prefix}ssl.keystore.location={security.keystore_location}",
+        f"{prefix}ssl.keystore.password={security.keystore_password.get_secret_value()}",
+    ]
+    if security.truststore_location is not None:
+        lines += [f"{prefix}ssl.truststore.type=PEM", f"{prefix}ssl.truststore.location={security.truststore_location}",
+                  f"{prefix}ssl.client.auth=required"]
+    return lines
+
+
+def _scram_args(security: BrokerSecurity | None) -> list[str]:
+    """``kafka-storage format`` arguments that create the SCRAM users in the metadata log."""
+    args: list[str] = []
+    if security is None:
+        return args
+    for name, password in security.scram_users.items():
+        args += ["--add-scram", f"{security.mechanism}=[name={name},password={password.get_secret_value()}]"]
+    return args
 
 
 def _cluster_id() -> str:

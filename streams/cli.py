@@ -6,7 +6,9 @@ read here and nowhere else:
     FAULTLINE_KAFKA_BOOTSTRAP      host:port[,host:port]       (default 127.0.0.1:9092)
     FAULTLINE_NAMESPACE            topic prefix                (default "faultline.")
     FAULTLINE_KAFKA_SECURITY_PROTOCOL, FAULTLINE_KAFKA_SASL_MECHANISM,
-    FAULTLINE_KAFKA_SASL_USERNAME, FAULTLINE_KAFKA_SASL_PASSWORD, FAULTLINE_KAFKA_SSL_CA
+    FAULTLINE_KAFKA_SASL_USERNAME, FAULTLINE_KAFKA_SASL_PASSWORD[_FILE], FAULTLINE_KAFKA_SSL_CA,
+    FAULTLINE_KAFKA_SSL_CERT, FAULTLINE_KAFKA_SSL_KEY, FAULTLINE_KAFKA_SSL_KEY_PASSWORD[_FILE],
+    FAULTLINE_KAFKA_SSL_CHECK_HOSTNAME                          (docs/security.md)
     FAULTLINE_KAFKA_PARTITIONS     partitions of every topic it creates        (default 6)
     FAULTLINE_KAFKA_REPLICATION_FACTOR  replication of every topic it creates  (default 1)
     FAULTLINE_CLICKHOUSE_DSN       chdb:///path or http(s)://user:pass@host:8123/db

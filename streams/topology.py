@@ -35,6 +35,8 @@ from streams.core.routing import (
     message_key,
 )
 from streams.core.topology import Stage, Topology
+
+__all__ = ["JobPipeline", "Stage", "Topology", "build", "job_pipeline", "job_stages"]
 from streams.decide.guards import GuardDetector
 from streams.decide.policy import PolicyDetector
 from streams.ett.detector import EttDetector

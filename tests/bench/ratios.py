@@ -58,6 +58,37 @@ def replay_ratio(directory: Path) -> str:
             f"({result.events:,} events, {result.derived:,} derived; start-up included)")
 
 
+def ett_overhead(directory: Path, rounds: int = 3) -> str:
+    """CPU time of the job pipeline with and without the ETT stage, interleaved rounds (best of each)."""
+    from schemas import decode
+    from streams import topology
+    from streams.core.topology import LocalRunner
+    from streams.ett.detector import EttDetector
+    from streams.settings import DetectionSettings
+
+    path = _fleet_file(directory, nodes=16, duration_s=900)
+    events = [e for line in path.read_bytes().splitlines() if (e := decode(line)).KIND != "dead_letter"]
+    settings = DetectionSettings()
+    full = topology.build(settings)
+    without_stages = [d for d in topology.job_stages(settings) if not isinstance(d, EttDetector)]
+    without = topology.Topology(tuple(
+        s if s.name != "jobs" else topology.Stage(s.name, s.inputs, s.key, topology.JobPipeline(
+            without_stages, settings.lateness_s, settings.max_skew_s, settings.path_skew_s), s.outputs, s.redirect)
+        for s in full.stages))
+    best = {"with": float("inf"), "without": float("inf")}
+    for _ in range(rounds):
+        for name, built in (("with", topology.build(settings)), ("without", without)):
+            runner = LocalRunner(built)
+            started = time.process_time()
+            for event in events:
+                runner.feed(event)
+            runner.flush(events[-1].event_time)
+            best[name] = min(best[name], time.process_time() - started)
+    extra = best["with"] / best["without"] - 1
+    return (f"ETT stage: {extra:+.1%} CPU time on the whole chain ({len(events):,} events; best of {rounds} "
+            f"interleaved rounds: {best['with']:.2f} s with, {best['without']:.2f} s without)")
+
+
 def job_capacity(max_nodes: int = 1024) -> str:
     """The largest job (nodes x 8 GPUs) whose events the job pipeline processes faster than it emits them."""
     from producers.simulator import FleetConfig, simulate
@@ -198,12 +229,13 @@ def sink_ratio(rows: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.bench.ratios", description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["replay", "worker", "sink", "job", "all"], default="all")
+    parser.add_argument("--part", choices=["replay", "ett", "worker", "sink", "job", "all"], default="all")
     parser.add_argument("--events", type=int, default=100_000)
     parser.add_argument("--max-nodes", type=int, default=1024)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        parts = {"replay": lambda: replay_ratio(Path(tmp)), "job": lambda: job_capacity(args.max_nodes),
+        parts = {"replay": lambda: replay_ratio(Path(tmp)), "ett": lambda: ett_overhead(Path(tmp)),
+                 "job": lambda: job_capacity(args.max_nodes),
                  "worker": lambda: worker_ratio(args.events), "sink": lambda: sink_ratio(args.events)}
         for name, part in parts.items():
             if args.part in (name, "all"):

@@ -33,7 +33,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802  # http.server's naming
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
         signature = self.headers.get("X-Faultline-Signature")
-        valid = verify(body, SECRET.encode(), signature)
+        valid = verify(body, SECRET.encode(), signature, timestamp=self.headers.get("X-Faultline-Timestamp"))
         self.server.received.append((body, self.headers.get("X-Faultline-Decision-Id"), valid))
         status = self.server.statuses.pop(0) if self.server.statuses else 200
         self.send_response(status if valid else 401)

@@ -23,12 +23,13 @@ def test_signature_is_hex_hmac_sha256_of_the_body() -> None:
 
 def test_request_carries_the_decision_json_and_its_signature() -> None:
     d = decision()
-    act = WebhookActuator(WebhookSettings(url="http://127.0.0.1:1/hook", secret=SecretStr("k")))
+    act = WebhookActuator(WebhookSettings(url="http://127.0.0.1:1/hook", secret=SecretStr("k")), clock=lambda: 1700.5)
     req = act.request(d)
     body = req.data
     assert isinstance(body, bytes) and body == encode(d)
     assert decode(body) == d
     assert req.get_method() == "POST"
-    assert req.get_header("X-faultline-signature") == sign(body, b"k")
+    assert req.get_header("X-faultline-timestamp") == "1700"
+    assert req.get_header("X-faultline-signature") == sign(body, b"k", 1700)
     assert req.get_header("X-faultline-decision-id") == d.decision_id
     assert req.get_header("Content-type") == "application/json"

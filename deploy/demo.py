@@ -150,13 +150,14 @@ def main(argv: list[str] | None = None) -> int:
             for proc in reversed(procs):
                 proc.stop()
     say("[6/6] results")
-    from deploy.demo_report import report
+    from deploy.demo_report import report, write_html
 
     report(DSN, run.truth, counts)
     say(f"\nEverything started by the demo is stopped. Explore the results:\n"
         f"  .venv/bin/faultline sql --dsn {DSN} \"SELECT category, count() FROM faultline.faults FINAL GROUP BY category\"\n"
         f"  .venv/bin/faultline replay {DATA / 'events.jsonl'} -o derived.jsonl")
-    return 0
+    say("\nHTML report (open it in a browser):")
+    return write_html(DSN, DATA / "report.html")
 
 
 def _start(kafka: KafkaSettings) -> list[Proc]:

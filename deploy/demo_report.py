@@ -4,22 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
+from dashboards import queries
 from schemas import parse_time
 from sinks.clickhouse.query import format_table, run_sql
 from sinks.clickhouse.settings import ClickHouseSettings
 
-QUERIES = {
-    "faults by category": "SELECT category, level, blame, count() AS faults, sum(count) AS lines "
-                          "FROM faultline.faults FINAL GROUP BY category, level, blame ORDER BY faults DESC",
-    "hang verdicts": "SELECT job_id, onset_time, detected_at, source_nodes, round(confidence, 2) AS confidence "
-                     "FROM faultline.hang_verdicts FINAL ORDER BY detected_at",
-    "slow nodes": "SELECT job_id, node_id, metric, round(slowdown, 2) AS slowdown, detected_at "
-                  "FROM faultline.slow_nodes FINAL ORDER BY detected_at",
-    "decisions": "SELECT issued_at, job_id, action, nodes, block_scope, policy_rule "
-                 "FROM faultline.decisions FINAL ORDER BY issued_at, action",
-}
+DATABASE = "faultline"
+QUERIES = {name: query.render(DATABASE) for name, query in queries.SUMMARY.items()}
+"""The demo's text tables; their SQL lives in ``dashboards.queries.SUMMARY``."""
 
 
 def _rows(ch: ClickHouseSettings, sql: str) -> list[dict[str, Any]]:
@@ -58,7 +53,7 @@ def report(dsn: str, truth: Sequence[Any], counts: dict[str, int]) -> None:
     """Print detected vs injected, then the SQL results."""
     ch = ClickHouseSettings(dsn=dsn)
     found = {name: _rows(ch, sql) for name, sql in QUERIES.items()}
-    found["faults"] = _rows(ch, "SELECT node_id, job_id, category, count FROM faultline.faults FINAL")
+    found["faults"] = _rows(ch, queries.FAULT_ROWS.render(DATABASE))
     print("\nDetected vs injected:")
     for item in truth:
         where = item.job_id or ",".join(item.node_ids)
@@ -68,3 +63,11 @@ def report(dsn: str, truth: Sequence[Any], counts: dict[str, int]) -> None:
         columns, rows = run_sql(ch, sql)
         print(f"\n{name}  ({sql.split(' FROM ')[1].split()[0]})")
         print(format_table(columns, rows))
+
+
+def write_html(dsn: str, out: Path) -> int:
+    """Write the HTML report of ``dsn`` to ``out`` (``faultline report``); prints the path, returns its exit code."""
+    from dashboards.cli import report_main
+
+    return report_main(["--dsn", dsn, "--database", DATABASE, "--out", str(out), "--title", "faultline demo report"],
+                       environ={})

@@ -55,14 +55,15 @@ def _decisions(messages: list[tuple[str | None, bytes]]) -> list[Decision]:
 def test_a_node_that_fails_again_after_its_repair_is_flagged_flapping(kafka: KafkaSettings, worker: Any,
                                                                       consume: Any) -> None:
     with EventProducer(kafka) as producer:
-        producer.send_all([*_job("j1", 0, ["n1", "n2"]), _xid(60, "n1"), _restart_without("j1", 100, ["n4", "n2"])])
+        producer.send_all([*_job("j1", 0, ["n1", "n2"]), _xid(60, "n1")])
     first = _decisions(consume(kafka, "decisions", timeout_s=180, stop_when=lambda m: any(
         d.action == "replace_nodes" for d in _decisions(m))))
     assert [d.nodes for d in first if d.action == "replace_nodes"] == [("n1",)], worker.tail()
 
-    # n1 was repaired and is placed again, in another job, where its GPU falls off the bus again
+    # j1 restarted without n1; n1 was repaired and is placed again, in another job, where its
+    # GPU falls off the bus again
     with EventProducer(kafka) as producer:
-        producer.send_all([*_job("j2", 600, ["n1", "n3"]), _xid(700, "n1")])
+        producer.send_all([_restart_without("j1", 100, ["n4", "n2"]), *_job("j2", 600, ["n1", "n3"]), _xid(700, "n1")])
 
     def flagged(messages: list[tuple[str | None, bytes]]) -> bool:
         return any(d.guard is not None and d.guard.rule == "flapping_node" for d in _decisions(messages))

@@ -66,7 +66,8 @@ def test_a_node_that_fails_again_after_its_repair_is_flagged_flapping(kafka: Kaf
         producer.send_all([_restart_without("j1", 100, ["n4", "n2"]), *_job("j2", 600, ["n1", "n3"]), _xid(700, "n1")])
 
     def flagged(messages: list[tuple[str | None, bytes]]) -> bool:
-        return any(d.guard is not None and d.guard.rule == "flapping_node" for d in _decisions(messages))
+        actions = {d.action for d in _decisions(messages) if d.guard is not None and d.guard.rule == "flapping_node"}
+        return actions >= {"replace_nodes", "notify"}
 
     decided = _decisions(consume(kafka, "decisions", timeout_s=180, stop_when=flagged))
     flapping = [d for d in decided if d.guard is not None and d.guard.rule == "flapping_node"]

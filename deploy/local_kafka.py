@@ -209,9 +209,9 @@ class LocalKafka:
         props = self._properties()
         self._format(libs, props)
         self.progress(f"starting broker on {self.bootstrap} (data in {self.settings.data_dir})")
-        out = open(self.settings.data_dir / "broker.out", "ab")
-        self.process = subprocess.Popen(self._java(libs, "kafka.Kafka", str(props)),
-                                        stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        with open(self.settings.data_dir / "broker.out", "ab") as out:  # the child keeps its own copy
+            self.process = subprocess.Popen(self._java(libs, "kafka.Kafka", str(props)),
+                                            stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         self.pid_file.write_text(f"{self.process.pid} {self.port}\n", encoding="utf-8")
         self.wait_ready()
         return self

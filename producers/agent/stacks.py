@@ -3,8 +3,9 @@
 Training processes are found under ``<host_root>/proc``: the cmdline contains one of
 ``stack_match`` and the environment names a rank (``RANK``, else ``LOCAL_RANK`` with the
 configured node rank and processes per node). The launcher itself (torchrun) has no rank
-and is skipped. The job id is the configured one, else ``TORCHELASTIC_RUN_ID`` or
-``SLURM_JOB_ID`` from the process environment.
+and is skipped. The job id is the configured one, else from the process environment:
+``FAULTLINE_JOB_ID``, then ``SLURM_JOB_ID``, then ``TORCHELASTIC_RUN_ID`` (the order the
+training hooks use, so both name the same job).
 
 Each process is dumped with ``py-spy dump --pid PID --json`` (needs ptrace: root or
 CAP_SYS_PTRACE); the main thread (``os_thread_id == pid``) is kept and its frames, which
@@ -118,7 +119,7 @@ class StackCollector:
             rank = int(env["RANK"])
         elif env.get("LOCAL_RANK", "").isdigit() and s.node_rank is not None and s.nproc_per_node is not None:
             rank = s.node_rank * s.nproc_per_node + int(env["LOCAL_RANK"])
-        job = s.job_id or env.get("TORCHELASTIC_RUN_ID") or env.get("SLURM_JOB_ID")
+        job = s.job_id or env.get("FAULTLINE_JOB_ID") or env.get("SLURM_JOB_ID") or env.get("TORCHELASTIC_RUN_ID")
         return TrainingProcess(pid, rank, job) if rank is not None and job else None
 
     def _start(self, target: TrainingProcess) -> subprocess.Popen[str] | None:

@@ -39,6 +39,17 @@ MAX_LINE_BYTES = 65536
 """A longer line without a newline is sent in pieces of this size (bounded memory)."""
 
 
+MKDTEMP_SUFFIX = re.compile(r"^(?P<run>.+)_[a-z0-9_]{8}$")
+"""torchrun's log directory is ``tempfile.mkdtemp(prefix=f"{rdzv_run_id}_")``: the run id plus
+``_`` and eight random characters (``[a-z0-9_]``)."""
+
+
+def run_id(directory: str) -> str:
+    """The rendezvous run id of a torchrun log directory name (its mkdtemp suffix removed)."""
+    match = MKDTEMP_SUFFIX.match(directory)
+    return match["run"] if match else directory
+
+
 @dataclass
 class _Tail:
     path: Path
@@ -92,7 +103,8 @@ class LogTailer:
             for path in root.glob("*/attempt_*/*/std*.log"):
                 match = LAYOUT.search(path.as_posix())
                 if match and path not in self.tails:
-                    self.tails[path] = _Tail(path, match["run"], int(match["attempt"]), int(match["local_rank"]))
+                    self.tails[path] = _Tail(path, run_id(match["run"]), int(match["attempt"]),
+                                             int(match["local_rank"]))
 
     def _read(self, tail: _Tail) -> list[bytes]:
         """Complete lines newly available in ``tail`` (rotation and truncation handled)."""

@@ -109,3 +109,11 @@ def test_idle_files_are_closed_and_reopened_at_their_position(tmp_path: Path) ->
     assert _texts(tailer.collect()) == []  # still closed, not reopened while unchanged
     _append(path, "two\n")
     assert _texts(tailer.collect()) == ["two"]
+
+
+def test_the_job_id_of_a_torchrun_log_dir_is_its_run_id_without_the_mkdtemp_suffix() -> None:
+    from producers.agent.tail import run_id
+
+    assert run_id("4242_k3j2x9ab") == "4242"
+    assert run_id("my_job_ab_cd_ef") == "my_job"
+    assert run_id("4242") == "4242"

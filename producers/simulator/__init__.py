@@ -16,6 +16,8 @@ from producers.simulator.engine import Simulation, iter_events
 from producers.simulator.output import read_truth, write_jsonl, write_truth
 from producers.simulator.run import Run, simulate
 from producers.simulator.truth import Truth
+from producers.simulator.variation import Variation, parse_variation
 
-__all__ = ["FleetConfig", "JobLayout", "Run", "Simulation", "Truth", "iter_events", "layouts",
-           "read_truth", "scenarios", "simulate", "write_jsonl", "write_truth"]
+__all__ = ["FleetConfig", "JobLayout", "Run", "Simulation", "Truth", "Variation", "iter_events",
+           "layouts", "parse_variation", "read_truth", "scenarios", "simulate", "write_jsonl",
+           "write_truth"]

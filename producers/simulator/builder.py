@@ -54,7 +54,8 @@ class _Builder:
         speed = build_speed(scenarios, len(layout.node_ids), config.step_time_s * 1000, rng)
         submit = layout.index * 1000
         init = submit + SCHEDULE_MS + INIT_MS
-        self.tl = JobTimeline(layout, speed, init, init + START_MS, self.end)
+        self.tl = JobTimeline(layout, speed, init, init + START_MS, self.end,
+                              variation=config.variation, writer=config.variation.checkpoint_writer)
         self.pauses = sorted((s for s in scenarios if isinstance(s, (LongCheckpoint, LongEval))),
                              key=lambda s: s.at_s)
         self.stops = sorted(self._stops(scenarios), key=lambda s: s.at_ms)
@@ -103,12 +104,24 @@ class _Builder:
             trap = self.pauses.pop(0)
             kind: PhaseKind = "eval" if isinstance(trap, LongEval) else "checkpoint"
             return self._pause(t, kind, _ms(trap.duration_s), trap), next_ckpt
+        if t >= next_ckpt and self.c.variation.async_checkpoint:
+            self._async_checkpoint(t)
+            while next_ckpt <= t:
+                next_ckpt += _ms(self.c.checkpoint_every_s)
+            return self._step(t), next_ckpt
         if t >= next_ckpt:
             end = self._pause(t, "checkpoint", _ms(self.c.checkpoint_duration_s), None)
             while next_ckpt <= t:
                 next_ckpt += _ms(self.c.checkpoint_every_s)
             return end, next_ckpt
         return self._step(t), next_ckpt
+
+    def _async_checkpoint(self, t: int) -> None:
+        """Hooks around a background write: training goes on (no phase, no pause)."""
+        step, end = len(self.tl.step_ends), t + _ms(self.c.checkpoint_duration_s)
+        self.tl.marks.append(Mark(t, "checkpoint_started", step, "async"))
+        if end < self.end:
+            self.tl.marks.append(Mark(end, "checkpoint_completed", step, "async"))
 
     def _draw(self, t: int) -> tuple[int, float]:
         speed = self.tl.speed
@@ -179,7 +192,7 @@ class _Builder:
         sources = self._sources(hang)
         timed_out = kill is None and end < self.end
         self.tl.hang = HangState(onset, end if end < self.end else None, sources,
-                                 self.rng.randrange(3))
+                                 self.rng.randrange(12), hang.dead_node)
         self.tl.phases.append(Phase("hang", onset, end))
         ranks = tuple(sorted(sources))
         nodes = tuple(sorted({self.layout.node_of(r) for r in ranks}))
@@ -194,6 +207,8 @@ class _Builder:
     def _sources(self, hang: Hang) -> frozenset[int]:
         if hang.ranks is not None:
             return frozenset(hang.ranks)
+        if hang.dead_node is not None:
+            return frozenset(self.layout.ranks_on(hang.dead_node))
         if hang.source == "uniform":
             return frozenset()
         gpn, world = self.layout.gpus_per_node, self.layout.world_size

@@ -20,6 +20,7 @@ from producers.simulator.config import FleetConfig
 from producers.simulator.engine import Simulation
 from producers.simulator.output import write_jsonl, write_truth
 from producers.simulator.scenarios import Scenario
+from producers.simulator.variation import parse_variation
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,6 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cluster", default="sim")
     p.add_argument("--scenario", action="append", default=[], metavar="NAME:K=V,...",
                    help=f"repeatable; names: {', '.join(sorted(set(sc.BY_NAME)))}")
+    p.add_argument("--vary", default="", metavar="K=V,...",
+                   help="telemetry variation knobs, e.g. sm_active=false,stacks=false,"
+                        "flight_recorder=false,waiter_frames=real,hooks=false,async_checkpoint=true,"
+                        "checkpoint_writer=rank0,storage_port=true,skew_node=2,skew_s=4")
     p.add_argument("--out", default="events.jsonl", help="events as JSON lines")
     p.add_argument("--truth", default=None, help="ground truth JSON (optional)")
     return p
@@ -43,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _config(args: argparse.Namespace) -> FleetConfig:
     return FleetConfig(nodes=args.nodes, gpus_per_node=args.gpus_per_node, jobs=args.jobs,
                        nodes_per_job=args.nodes_per_job, duration_s=args.duration_s,
-                       seed=args.seed, cluster=args.cluster)
+                       seed=args.seed, cluster=args.cluster, variation=parse_variation(args.vary))
 
 
 def _prepare(args: argparse.Namespace) -> Simulation:

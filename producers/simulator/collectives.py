@@ -65,5 +65,9 @@ def snapshot(tl: JobTimeline, role: str, group: str, ms: int) -> Snapshot:
         return _training(tl, group, ms)
     if role in ("hang_wait", "hang_source"):
         return _hung(tl, group, role)
+    if role == "ckpt_barrier" and group == "dp":
+        count, phase = _count(tl, group, ms), tl.phase_at(ms)
+        since = phase.start_ms if phase is not None else ms
+        return Snapshot(count + 1, count, "barrier", since)
     count = _count(tl, group, ms)
     return Snapshot(count, count)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from producers.simulator.variation import Variation
+
 DEFAULT_START = datetime(2026, 11, 22, tzinfo=UTC)
 
 
@@ -50,6 +52,8 @@ class FleetConfig:
     progress_every_steps: int = 10
     ports_per_node: int = 4
     total_iterations: int = 500_000
+    variation: Variation = Variation()
+    """How the telemetry departs from the ideal fleet (see variation.py)."""
 
     def __post_init__(self) -> None:
         if self.nodes < 1 or self.gpus_per_node < 1 or self.jobs < 0:
@@ -65,6 +69,9 @@ class FleetConfig:
                     self.checkpoint_every_s, self.progress_every_steps, self.ports_per_node)
         if min(positive) <= 0 or self.checkpoint_duration_s < 0:
             raise ValueError("durations, intervals and counts must be positive")
+        skew = self.variation.skew_node
+        if skew is not None and skew >= self.nodes:
+            raise ValueError(f"skew_node {skew} outside 0..{self.nodes - 1}")
 
     @property
     def job_nodes(self) -> int:

@@ -107,19 +107,20 @@ def stack(f: EventFactory, ref: RankRef, ms: int, rng: random.Random) -> list[It
     """The stack sample of one rank at ``ms`` (none when it has no training process)."""
     tl, rank = ref.tl, ref.rank
     role = tl.role(rank, ms)
-    if role not in ACTIVE_ROLES:
+    if role not in ACTIVE_ROLES or not tl.variation.stacks:
         return []
     variant = tl.hang.variant if tl.hang else 0
+    real = tl.variation.waiter_frames == "real"
     return [f.trusted(StackSample, ms, job_id=tl.layout.job_id, node_id=tl.layout.node_of(rank),
                    rank=rank, pid=tl.layout.pid(rank),
-                   frames=stacks.frames_for(role, rng, variant))]
+                   frames=stacks.frames_for(role, rng, variant, real))]
 
 
 def collective(f: EventFactory, ref: RankRef, ms: int) -> list[Item]:
     """One collective_progress per communicator of one rank at ``ms`` (none without process)."""
     tl, rank = ref.tl, ref.rank
     role = tl.role(rank, ms)
-    if role not in ACTIVE_ROLES:
+    if role not in ACTIVE_ROLES or not tl.variation.flight_recorder:
         return []
     items = []
     for group in collectives.GROUPS:
@@ -148,23 +149,30 @@ def gpu_sample(f: EventFactory, node: NodeRef, ms: int, rng: random.Random) -> l
     """The gpu_sample of ``node`` at ``ms``."""
     node.gpus.advance(ms)
     tl, gpn = node.tl, len(node.gpus.gpus)
+    if tl is not None and (tl.node_dead(node.pos, ms) or not tl.variation.node_metrics):
+        return []  # the node agent died with the node, or the job's nodes have none
+    sm_active = tl.variation.sm_active if tl is not None else True
     thermal = tl is not None and tl.speed.is_slow(node.pos, ms, "thermal")
     stats = []
     for index, state in enumerate(node.gpus.gpus):
         role = "off" if tl is None else tl.role(node.pos * gpn + index, ms)
-        stats.append(gpu.gpu_stats(index, role, thermal and role == "train", state, rng))
+        stats.append(gpu.gpu_stats(index, role, thermal and role == "train", state, rng, sm_active))
     return [f.make(GpuSample, ms, node_id=node.node_id, gpus=stats)]
 
 
 def net_sample(f: EventFactory, node: NodeRef, ms: int, interval_ms: int,
                rng: random.Random) -> list[Item]:
     """The net_sample of ``node`` at ``ms``, after moving the traffic since the last one."""
+    if node.tl is not None and (node.tl.node_dead(node.pos, ms) or not node.tl.variation.node_metrics):
+        return []
     last = node.net_last_ms if node.net_last_ms is not None else max(0, ms - interval_ms)
     tl, node.net_last_ms = node.tl, ms
-    seconds, throughput, degraded = 0.0, 1.0, False
+    seconds, throughput, degraded, storage_s = 0.0, 1.0, False, 0.0
     if tl is not None:
-        seconds = net.active_seconds(tl.overlap(last, ms))
+        spent = tl.overlap(last, ms)
+        seconds = net.active_seconds(spent)
         throughput = tl.speed.throughput(ms)
         degraded = tl.speed.is_slow(node.pos, ms, "nic")
-    net.advance(node.ports, seconds, throughput, degraded, rng)
+        storage_s = net.storage_seconds(spent, (ms - last) / 1000.0)
+    net.advance(node.ports, seconds, throughput, degraded, rng, storage_s)
     return [f.make(NetSample, ms, node_id=node.node_id, ports=[p.wire() for p in node.ports])]

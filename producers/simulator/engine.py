@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 
 from producers.simulator import emitters, gpu, incidents, net
 from producers.simulator.builder import build_timeline, job_scenarios, resolve_node
@@ -75,7 +76,15 @@ class Simulation:
                 self.truth.append(truth)
         items += incidents.chatter(f, self.config, rng)
         self.truth.sort(key=lambda t: (t.onset, t.kind, t.job_id or "", t.node_ids))
-        return sorted(items, key=lambda it: (it[0], it[1]))
+        return sorted((it for it in items if not self._from_dead_node(it)), key=lambda it: (it[0], it[1]))
+
+    def _from_dead_node(self, item: Item) -> bool:
+        """Whether ``item`` comes from a node that is dead at its time (a dead node says nothing)."""
+        node = getattr(item[2], "node_id", None)
+        for tl in self.timelines:
+            if node in tl.layout.node_ids and tl.node_dead(tl.layout.node_ids.index(node), item[0]):
+                return True
+        return False
 
     def _node_refs(self, scenarios: Sequence[Scenario]) -> list[NodeRef]:
         rng, gpn = random.Random(f"{self.config.seed}/nodes"), self.config.gpus_per_node
@@ -86,7 +95,8 @@ class Simulation:
             nid = node_id(index)
             tl, pos = owner.get(nid, (None, 0))
             refs.append(NodeRef(nid, tl, pos, gpu.new_node(gpn, rng),
-                                net.new_ports(self.config.ports_per_node, rng)))
+                                net.new_ports(self.config.ports_per_node, rng,
+                                              self.config.variation.storage_port)))
         by_id = {r.node_id: r for r in refs}
         for s in sorted((s for s in scenarios if isinstance(s, Xid)), key=lambda s: s.at_s):
             by_id[resolve_node(s.node)].gpus.pending.append((_ms(s.at_s), s.gpu, s.xid))
@@ -116,7 +126,14 @@ class Simulation:
                 sparse_at += 1
             batch.sort(key=lambda it: (it[0], it[1]))
             for item in batch:
-                yield item[2]
+                yield self._skewed(item[2])
+
+    def _skewed(self, event: Event) -> Event:
+        """``event`` with the skewed node's clock error applied (sent in true order)."""
+        v = self.config.variation
+        if v.skew_node is None or not v.skew_s or getattr(event, "node_id", None) != node_id(v.skew_node):
+            return event
+        return event.model_copy(update={"event_time": event.event_time + timedelta(seconds=v.skew_s)})
 
     def _window(self, a: int, b: int, d: _Dense) -> list[Item]:
         c, f, rng = self.config, d.factory, d.rng

@@ -23,6 +23,8 @@ _PROFILES: dict[str, tuple[tuple[float, float], tuple[float, float], tuple[float
     "eval": ((40, 70), (0.3, 0.5), (350, 450), 17, 60),
     "hang_source": ((0, 2), (0, 0.01), (90, 120), 8, 74),
     "hang_wait": ((99, 100), (0.02, 0.08), (200, 260), 12, 74),
+    "ckpt_writer": ((0, 5), (0, 0.05), (110, 160), 12, 74),
+    "ckpt_barrier": ((99, 100), (0.02, 0.08), (200, 260), 12, 74),
 }
 THERMAL_THROTTLE = (0x40, 0x20 | 0x40, 0x40)
 """HW thermal slowdown (0x40), with SW thermal slowdown (0x20) at times."""
@@ -84,10 +86,11 @@ def _lost(index: int, state: GpuState) -> dict[str, Any]:
 
 
 def gpu_stats(index: int, role: str, thermal: bool, state: GpuState,
-              rng: random.Random) -> dict[str, Any]:
+              rng: random.Random, sm_active: bool = True) -> dict[str, Any]:
     """One GPU's fields of a gpu_sample for a GPU whose rank is in ``role``.
 
     ``thermal``: the GPU is thermally throttled (hotter, lower power, throttle bits set).
+    ``sm_active`` False: NVML only (no DCGM profiling), the field is null.
     """
     if state.lost:
         return _lost(index, state)
@@ -97,7 +100,7 @@ def gpu_stats(index: int, role: str, thermal: bool, state: GpuState,
     watts = rng.uniform(*power) * (0.75 if thermal else 1.0)
     celsius = state.temp_base + temp + rng.gauss(0, 0.8) + (22.0 if thermal else 0.0)
     return {"index": index, "util_pct": round(rng.uniform(*util), 1),
-            "sm_active": round(rng.uniform(*sm), 3),
+            "sm_active": round(rng.uniform(*sm), 3) if sm_active else None,
             "mem_used_bytes": int(mem * GIB) + rng.randrange(0, 1 << 26),
             "temp_c": round(celsius, 1), "power_w": round(watts, 1),
             "ecc_sbe_total": state.sbe, "ecc_dbe_total": state.dbe, "xid_last": state.xid_last,

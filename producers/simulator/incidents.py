@@ -49,9 +49,14 @@ def _failure_detail(tl: JobTimeline, mark: Mark) -> str:
     return "NCCL watchdog timeout: collective operation timed out"
 
 
+HOOK_KINDS = frozenset({"running", "checkpoint_started", "checkpoint_completed"})
+"""Lifecycle events that come from training hooks a launcher may not have (``hooks=False``)."""
+
+
 def _lifecycle(f: EventFactory, tl: JobTimeline, mark: Mark) -> list[Item]:
     detail = _failure_detail(tl, mark) if mark.kind == "failed" else None
-    items = [_job_event(f, tl, mark, mark.kind, detail)]
+    items = [] if mark.kind in HOOK_KINDS and not tl.variation.hooks else \
+        [_job_event(f, tl, mark, mark.kind, detail)]
     if mark.kind == "initialized":
         lines = texts.init_lines(tl.layout.world_size, tl.layout.gpus_per_node)
         items += [_log(f, tl, mark.ms + 50 * i, 0, line) for i, line in enumerate(lines)]
@@ -68,9 +73,9 @@ def _pause(f: EventFactory, tl: JobTimeline, mark: Mark, rng: random.Random) -> 
     kind = mark.kind
     line = texts.checkpoint_saving(step, job) if kind.endswith("started") else \
         texts.checkpoint_saved(step, job, tp)
-    return [f.make(JobEvent, mark.ms + PAUSE_LOG_DELAY_MS - 5, job_id=job, attempt=0, kind=kind,
-                   step=step, detail=mark.detail),
-            _log(f, tl, mark.ms + PAUSE_LOG_DELAY_MS, 0, line)]
+    hook = [f.make(JobEvent, mark.ms + PAUSE_LOG_DELAY_MS - 5, job_id=job, attempt=0, kind=kind,
+                   step=step, detail=mark.detail)] if tl.variation.hooks else []
+    return hook + [_log(f, tl, mark.ms + PAUSE_LOG_DELAY_MS, 0, line)]
 
 
 def _crash(f: EventFactory, config: FleetConfig, tl: JobTimeline, mark: Mark) -> list[Item]:

@@ -25,6 +25,9 @@ class Hang:
     ``source``: ``single`` (one rank), ``two`` (two ranks on two nodes) or ``uniform`` (no
     source, everyone freezes). ``ranks`` overrides the seeded choice of source ranks.
     ``duration_s`` None: hung until the end; else the NCCL watchdog fires and the job fails.
+    ``dead_node`` (a node position within the job): that node dies at ``at_s`` (every one of
+    its sources stops: node agent, stacks, flight recorder, logs) and its ranks are the
+    source; the other ranks wait for it in a collective.
     """
 
     KIND: ClassVar[str] = "hang"
@@ -33,8 +36,11 @@ class Hang:
     source: HangSource = "single"
     duration_s: float | None = None
     ranks: tuple[int, ...] | None = None
+    dead_node: int | None = None
 
     def __post_init__(self) -> None:
+        if self.dead_node is not None and self.dead_node < 0:
+            raise ValueError("Hang dead_node must be a node position >= 0")
         if self.source not in get_args(HangSource):
             raise ValueError(f"Hang source must be one of {get_args(HangSource)}")
 
@@ -141,7 +147,7 @@ def _bool(text: str) -> bool:
 _CONVERTERS: dict[str, Callable[[str], Any]] = {
     "int": int, "float": float, "int | str": _int_or_str,
     "float | None": _optional(float), "bool | None": _optional(_bool),
-    "tuple[int, ...] | None": _optional(_ints),
+    "tuple[int, ...] | None": _optional(_ints), "int | None": _optional(int),
 }
 """Parsers of ``key=value`` text by the field's annotation (a string: PEP 563)."""
 

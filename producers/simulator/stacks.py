@@ -99,21 +99,70 @@ STUCK_HOST: Frames = _FWD_BWD + (
     "synchronize (torch/cuda/__init__.py:954)",
 )
 
+# Real waiter stacks. With NCCL the collective call returns as soon as the kernel is queued;
+# a rank waiting on a hung peer blocks at the next host synchronisation instead, as py-spy
+# dumps of hung PyTorch jobs show (pytorch/pytorch#95944: ranks in torch.cuda.synchronize;
+# NVIDIA/nccl#719: ranks in Tensor.item() -> _local_scalar_dense; Work.wait and barriers).
+WAIT_SYNCHRONIZE: Frames = _TRAIN + (
+    "training_log (megatron/training/training.py:1012)",
+    "synchronize (torch/cuda/__init__.py:954)",
+)
+WAIT_ITEM: Frames = _TRAIN + (
+    "train_step (megatron/training/training.py:790)",
+    "average_losses_across_data_parallel_group (megatron/training/utils.py:226)",
+    "item (torch/_tensor.py:1072)",
+    "_local_scalar_dense (<built-in>)",
+)
+WAIT_WORK: Frames = _TRAIN + (
+    "finalize_model_grads (megatron/core/distributed/finalize_model_grads.py:216)",
+    "finish_grad_sync (megatron/core/distributed/distributed_data_parallel.py:412)",
+    "wait (torch/distributed/distributed_c10d.py:4380)",
+)
+WAIT_BARRIER: Frames = _ROOT + (
+    "train (megatron/training/training.py:1390)",
+    "barrier (torch/distributed/c10d_logger.py:83)",
+    "barrier (torch/distributed/distributed_c10d.py:4562)",
+)
+REAL_WAITERS = (WAIT_SYNCHRONIZE, WAIT_ITEM, WAIT_WORK, WAIT_BARRIER)
+"""A hang's waiters all block in one of these, chosen by the hang's variant."""
+CHECKPOINT_BARRIER: Frames = _TRAIN[:-1] + (
+    "save_checkpoint_and_time (megatron/training/training.py:1120)",
+    "save_checkpoint (megatron/training/checkpointing.py:455)",
+    "barrier (torch/distributed/distributed_c10d.py:4562)",
+)
+"""Ranks that do not write wait here while rank 0 saves (``checkpoint_writer=rank0``)."""
+
 _TRAINING = (FORWARD, BACKWARD, OPTIMIZER, COLLECTIVE, DATALOADER)
 _CUM_WEIGHTS = (0.42, 0.80, 0.88, 0.96, 1.0)
 HANG_SOURCES = (DATALOADER, STUCK_PYTHON, STUCK_HOST)
 """Non-communication frames a hang's source rank is stuck in, chosen by the hang's variant."""
 
 
-def frames_for(role: str, rng: random.Random, variant: int) -> Frames:
+def _writer(rng: random.Random) -> Frames:
+    """A checkpoint writer's stack: the same save path, at a different tensor each sample."""
+    return CHECKPOINT[:-1] + (f"write_record (torch/serialization.py:{rng.choice((663, 671, 688))})",)
+
+
+def frames_for(role: str, rng: random.Random, variant: int, real: bool = False) -> Frames:
     """The stack of a rank in ``role``; ``variant`` picks the hang source's frames.
 
-    Raises ``KeyError`` for a role without a process (``off``, ``init``, ``dead``).
+    ``real``: waiters block where real NCCL jobs do (:data:`REAL_WAITERS`), not in the
+    collective call. Raises ``KeyError`` for a role without a process (``off``, ``init``,
+    ``dead``).
     """
     if role == "train":
         return rng.choices(_TRAINING, cum_weights=_CUM_WEIGHTS)[0]
-    if role == "eval":
-        return EVAL_FORWARD if rng.random() < 0.7 else EVAL_DATA
+    if role == "ckpt_writer":
+        return _writer(rng)
+    if role == "ckpt_barrier":
+        return CHECKPOINT_BARRIER
+    if role == "hang_wait" and real:
+        return REAL_WAITERS[variant % len(REAL_WAITERS)]
+    if role == "eval":  # a forward pass samples a different layer each time, as py-spy shows
+        if rng.random() < 0.7:
+            layer = rng.choice(("transformer_layer.py:368", "attention.py:391", "mlp.py:143", "layer_norm.py:97"))
+            return EVAL_FORWARD + (f"forward (megatron/core/transformer/{layer})",)
+        return EVAL_DATA
     fixed = {"checkpoint": CHECKPOINT, "hang_wait": COLLECTIVE,
              "hang_source": HANG_SOURCES[variant % len(HANG_SOURCES)]}
     return fixed[role]

@@ -14,15 +14,17 @@ from typing import Literal
 from producers.simulator.config import JobLayout
 from producers.simulator.speed import SpeedModel
 from producers.simulator.truth import Truth
+from producers.simulator.variation import Variation
 
 PhaseKind = Literal["init", "train", "checkpoint", "eval", "hang", "dead", "done"]
 Role = Literal["off", "init", "train", "checkpoint", "eval", "hang_source", "hang_wait",
-               "dead", "done"]
+               "dead", "done", "ckpt_writer", "ckpt_barrier"]
 
 EVAL_OP_MS = 500
 """During evaluation each rank completes one collective every EVAL_OP_MS."""
 
-ACTIVE_ROLES = frozenset({"train", "checkpoint", "eval", "hang_source", "hang_wait"})
+ACTIVE_ROLES = frozenset({"train", "checkpoint", "eval", "hang_source", "hang_wait",
+                          "ckpt_writer", "ckpt_barrier"})
 """Roles in which a training process exists and reports stacks and collectives."""
 
 
@@ -56,6 +58,8 @@ class HangState:
     end_ms: int | None
     sources: frozenset[int]
     variant: int
+    dead_node: int | None = None
+    """Position (within the job) of a node that died: it reports nothing from the onset."""
 
 
 @dataclass
@@ -73,6 +77,9 @@ class JobTimeline:
     step_jits: list[float] = field(default_factory=list)
     spikes: dict[int, tuple[int, float]] = field(default_factory=dict)
     hang: HangState | None = None
+    variation: Variation = Variation()
+    writer: str = "all"
+    """Who writes checkpoints: ``all`` ranks, or ``rank0`` while the others wait in a barrier."""
     marks: list[Mark] = field(default_factory=list)
     truths: list[Truth] = field(default_factory=list)
     _starts: list[int] = field(default_factory=list)
@@ -132,5 +139,15 @@ class JobTimeline:
             return "off"
         if phase.kind == "hang":
             assert self.hang is not None
+            if self.node_dead(rank // self.layout.gpus_per_node, ms):
+                return "dead"
             return "hang_source" if rank in self.hang.sources else "hang_wait"
+        if phase.kind == "checkpoint" and self.writer == "rank0":
+            return "ckpt_writer" if rank == 0 else "ckpt_barrier"
         return phase.kind
+
+    def node_dead(self, pos: int, ms: int) -> bool:
+        """Whether the job's node at position ``pos`` is dead (silent) at ``ms``."""
+        hang = self.hang
+        return (hang is not None and hang.dead_node == pos and ms >= hang.onset_ms
+                and (hang.end_ms is None or ms < hang.end_ms))

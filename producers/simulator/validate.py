@@ -26,6 +26,9 @@ def _check_ranks(config: FleetConfig, scenario: Scenario) -> None:
         raise ValueError(f"{scenario}: rank outside 0..{world - 1}")
     if isinstance(scenario, Hang) and scenario.source == "two" and config.job_nodes < 2:
         raise ValueError(f"{scenario}: a two-source hang needs a job of at least 2 nodes")
+    if isinstance(scenario, Hang) and scenario.dead_node is not None and \
+            not 0 <= scenario.dead_node < config.job_nodes:
+        raise ValueError(f"{scenario}: dead_node outside 0..{config.job_nodes - 1}")
     if isinstance(scenario, SlowNode) and not 0 <= scenario.node < config.job_nodes:
         raise ValueError(f"{scenario}: node outside 0..{config.job_nodes - 1}")
 

@@ -44,6 +44,7 @@ RULE_RESTART_FAILED = "restart_failed"
 RULE_JOB_REPEAT = "job_fault_repeated"
 RULE_STORAGE = "storage_fault"
 RULE_CHECKPOINT = "checkpoint_first"
+RULE_WEAK_HANG = "weak_hang_evidence"
 
 REPLACING_ACTIONS: frozenset[str] = frozenset({"replace_node", "contact_support"})
 """Recommended actions of a node fault that must be repaired: the node leaves the cluster."""
@@ -195,8 +196,14 @@ def _job_root(state: JobState, incident: Incident, root: FaultInfo) -> list[Plan
 
 
 def plans_for_hang(state: JobState, verdict: HangVerdict, cfg: PolicySettings) -> list[Plan]:
-    """The plans for one hang verdict: replace its single source node, else restart in place."""
+    """The plans for one hang verdict: replace its single source node, else restart in place;
+    only ``notify`` when fewer than ``hang_min_signals`` independent signals saw the hang."""
     nodes = tuple(sorted(set(verdict.source_nodes)))
+    seen = [name for name, value in verdict.signals.model_dump().items() if value is True]
+    if len(seen) < cfg.hang_min_signals:
+        summary = (f"possible hang seen by {len(seen)} signal(s) ({', '.join(seen) or 'none'}): too little "
+                   f"evidence to stop a job that may be evaluating; look at it")
+        return [Plan("notify", RULE_WEAK_HANG, Reason(kind="hang", cause_ids=(verdict.verdict_id,), summary=summary))]
     if len(nodes) == 1 and verdict.confidence >= cfg.hang_min_confidence:
         summary = f"hang localised to {nodes[0]} (confidence {verdict.confidence:.2f})"
         reason = Reason(kind="hang", cause_ids=(verdict.verdict_id,), summary=summary)

@@ -64,6 +64,12 @@ class PolicySettings(BaseModel):
     """A hang verdict localised to one node is acted on as single-point only at or above this
     confidence; below it the hang is treated as unlocalised (restart in place)."""
 
+    hang_min_signals: int = Field(default=2, ge=1, le=4)
+    """Independent hang signals (log silence, idle metrics, frozen stacks, stalled collectives)
+    a verdict needs before the policy restarts or replaces anything. A job reporting only
+    logs and steps has one: a long evaluation looks exactly like a hang there, so such a
+    verdict gets a ``notify`` (the framework's own watchdog still ends a real hang)."""
+
     memory_s: float = Field(default=86_400.0, gt=0)
     """How long cause ids are remembered to act once per fault/verdict/outlier id (24 h: far
     longer than any redelivery or burst re-issue)."""

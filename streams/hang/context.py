@@ -1,19 +1,39 @@
-"""Lifecycle context: which phase a job is in, and which probes that phase explains.
+"""Lifecycle context from evidence, with hooks as hints: which quiet phase explains the probes.
 
-A job that is checkpointing, initialising or restarting is legitimately silent and idle,
-so the probes the phase explains (``HangSettings.phase_explains``) do not vote while the
-phase lasts no longer than its budget: ``max(budget, overrun_factor x longest earlier
-occurrence of that phase in this job)``. Past that, the phase explains nothing and the
-probes measure from the last time the job was known to be training, so a checkpoint that
-hangs is caught at the overrun. An overrun phase also relaxes the two probes that normally
-demand the signature of a collective wait (see ``probes.run_probes``): a save stuck in
-I/O freezes stacks in I/O frames and idles the GPUs without spinning them.
+A job that checkpoints, evaluates or initialises is legitimately quiet. The phase is read
+from what the ranks do, hooks being one hint among others:
+
+- ``init``: from ``scheduled``/``restarting`` until ``running`` *or the first step
+  progress* (a launcher that never sends ``running`` does not hide the job for long).
+- ``checkpoint`` from a hook only while the job makes no progress since the hook: a
+  checkpoint during which steps advance is asynchronous and never masks the training loop.
+- ``checkpoint`` from the stacks: the frozen majority sits in checkpoint I/O frames (an
+  all-rank synchronous save), or the ranks that differ from the frozen waiters are all in
+  I/O frames (a rank-0 writer while the others wait in a barrier).
+- ``checkpoint``/``eval`` announced by the job's latest training line ("saving checkpoint",
+  "evaluating ...").
+
+A hooked or announced phase is contradicted (explains nothing) when the stacks show the
+shape of a hang: a frozen waiter group that is not I/O and no I/O rank outside it.
+
+A phase explains the probes of ``HangSettings.phase_explains`` for its budget:
+``min(phase_budget_max_s, max(floor, phase_overrun_factor x the longest earlier quiet period
+or phase of the job))``, the floor being ``checkpoint_budget_s`` or ``init_budget_s``; the
+cap keeps every budget below the framework watchdog. Past the budget the phase explains
+nothing and relaxes the probes that normally demand the signature of a collective wait
+(see ``probes.run_probes``): a save stuck in I/O freezes stacks in I/O frames and idles the
+GPUs without spinning them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from schemas import JobEvent
+from streams.hang.ingest import restart_floor
+from streams.hang.probes import last_activity_us
 from streams.hang.settings import HangSettings
+from streams.hang.stackview import StackView
 from streams.hang.state import AttemptState, JobState, seconds, to_us
 
 EXPLAINED_PHASES = ("init", "checkpoint")
@@ -28,75 +48,109 @@ PHASE_OF_KIND = {
 }
 
 
+@dataclass(frozen=True)
+class PhaseView:
+    """The quiet phase the evidence shows at one evaluation, where from, and since when."""
+
+    kind: str
+    since_us: int
+    source: str
+
+
 def apply_job_event(state: JobState, event: JobEvent, settings: HangSettings) -> None:
     """Advance the lifecycle of ``state`` by one job_event (mutates ``state``).
 
     A higher ``attempt`` starts a fresh :class:`AttemptState` (evidence and verdict episode
     reset). Any event with a placement (``scheduled``, or a ``restarting`` onto new nodes)
-    replaces it. Entering ``train`` moves the evidence floor to
-    the event time: silence or frozen stacks accumulated during an explained phase do not
-    count once the phase has ended.
+    replaces it. Entering ``train`` moves the evidence floor to the event time: silence or
+    frozen stacks accumulated during an explained phase do not count once it has ended. A
+    checkpoint hook records the step it began at (progress past it: asynchronous).
     """
-    now = to_us(event.event_time)
+    now_us = to_us(event.event_time)
     if event.attempt > state.attempt:
         state.attempt = event.attempt
         state.run = AttemptState()
     if event.placement:  # required on scheduled; a restart onto new nodes may carry one too
         state.placement = {p.rank: p.node_id for p in event.placement}
+    if event.kind == "checkpoint_started" and state.phase != "checkpoint":
+        state.run.hook_step = state.run.max_step if state.run.max_step is not None else -1
     if event.kind in TERMINAL_KINDS:
-        _enter(state, "terminal", now, settings)
+        _enter(state, "terminal", now_us, settings)
     elif event.kind in PHASE_OF_KIND:
-        _enter(state, PHASE_OF_KIND[event.kind], now, settings)
+        _enter(state, PHASE_OF_KIND[event.kind], now_us, settings)
 
 
-def _enter(state: JobState, phase: str, now: int, settings: HangSettings) -> None:
+def progress_seen(state: JobState, now_us: int, settings: HangSettings) -> None:
+    """Step progress during ``init`` means the job trains (its launcher sent no ``running``)."""
+    if state.phase == "init":
+        _enter(state, "train", now_us, settings)
+
+
+def _enter(state: JobState, phase: str, now_us: int, settings: HangSettings) -> None:
     """Switch phase; a repeated kind (a duplicate or nested checkpoint event) changes nothing."""
     if phase == state.phase:
         return
-    _record(state, now, settings)
+    _record(state, now_us, settings)
     if phase == "train":
-        restart_floor(state.run, now)
+        restart_floor(state.run, now_us)
     state.phase = phase
-    state.phase_since_us = now
+    state.phase_since_us = now_us
 
 
-def _record(state: JobState, now: int, settings: HangSettings) -> None:
+def _record(state: JobState, now_us: int, settings: HangSettings) -> None:
     """Append the duration of the phase being left to its history, if it is explained."""
     if state.phase not in EXPLAINED_PHASES or state.phase_since_us is None:
         return
     kept = state.history.setdefault(state.phase, [])
-    kept.append((now - state.phase_since_us) / 1e6)
+    kept.append((now_us - state.phase_since_us) / 1e6)
     del kept[: max(0, len(kept) - settings.phase_history)]
 
 
-def restart_floor(run: AttemptState, now: int) -> None:
-    """Start counting evidence afresh at ``now``: older silence and stack runs are explained."""
-    run.floor_us = now
-    for stack in run.stacks.values():
-        stack.sig = ""
-        stack.length = 0
+def budget_s(state: JobState, kind: str, settings: HangSettings) -> float:
+    """How long a quiet phase of ``kind`` may last before it stops explaining anything."""
+    floor = settings.init_budget_s if kind == "init" else settings.checkpoint_budget_s
+    earlier = state.history.get(kind, []) + state.history.get("quiet", [])
+    measured = settings.phase_overrun_factor * max(earlier, default=0.0)
+    return min(settings.phase_budget_max_s, max(floor, measured))
 
 
-def budget_s(state: JobState, settings: HangSettings) -> float:
-    """How long the current explained phase may last before it stops explaining anything."""
-    base = settings.checkpoint_budget_s if state.phase == "checkpoint" else settings.init_budget_s
-    earlier = state.history.get(state.phase, [])
-    longest = max(earlier, default=0.0)
-    return max(base, settings.phase_overrun_factor * longest)
+def _hang_shaped(view: StackView | None) -> bool:
+    """Stacks show waiters frozen outside I/O with no writer among the ranks that differ."""
+    return view is not None and bool(view.group) and not view.group_io and not view.others_io
 
 
-def overrun(state: JobState, now: int, settings: HangSettings) -> bool:
-    """Whether an explained phase has lasted past its budget at event time ``now``."""
-    if state.phase not in EXPLAINED_PHASES or state.phase_since_us is None:
+def _quiet_since(state: JobState, now_us: int) -> int:
+    last = last_activity_us(state)
+    return now_us if last is None else min(last, now_us)
+
+
+def current_phase(state: JobState, now_us: int, view: StackView | None) -> PhaseView | None:
+    """The quiet phase the evidence shows at ``now_us`` (see the module docstring), or None."""
+    run = state.run
+    if state.phase == "init" and state.phase_since_us is not None:
+        return PhaseView("init", state.phase_since_us, "hook")
+    if view is not None and view.group and (view.group_io or view.others_io):
+        return PhaseView("checkpoint", _quiet_since(state, now_us), "stacks")
+    if _hang_shaped(view):
+        return None
+    if state.phase == "checkpoint" and state.phase_since_us is not None and run.hook_step is not None \
+            and (run.max_step if run.max_step is not None else -1) <= run.hook_step:
+        return PhaseView("checkpoint", state.phase_since_us, "hook")
+    if run.phase_line is not None:
+        return PhaseView(run.phase_line, _quiet_since(state, now_us), "log")
+    return None
+
+
+def overrun(state: JobState, phase: PhaseView | None, now_us: int, settings: HangSettings) -> bool:
+    """Whether ``phase`` has lasted past its budget at event time ``now_us``."""
+    if phase is None:
         return False
-    return now - state.phase_since_us > seconds(budget_s(state, settings))
+    return now_us - phase.since_us > seconds(budget_s(state, phase.kind, settings))
 
 
-def explained(state: JobState, now: int, settings: HangSettings) -> frozenset[str]:
-    """The probe names the current phase explains at event time ``now`` (empty if none)."""
-    if state.phase not in EXPLAINED_PHASES or state.phase_since_us is None:
-        return frozenset()
-    if overrun(state, now, settings):
+def explained(state: JobState, phase: PhaseView | None, now_us: int, settings: HangSettings) -> frozenset[str]:
+    """The probe names ``phase`` explains at event time ``now_us`` (empty if none or overrun)."""
+    if phase is None or overrun(state, phase, now_us, settings):
         return frozenset()
     return frozenset(settings.phase_explains)
 

@@ -6,7 +6,9 @@ placement rank -> node), step progress, and the gpu/net samples of the job's nod
 are evaluated on a fixed grid of ``eval_every_s`` of event time, driven by the events
 themselves: an event at time ``t`` first evaluates the latest grid point ``<= t`` not yet
 evaluated (with the state as of before the event), then is folded into the state. A job
-with no placement yet, or in a terminal phase, is not voted on.
+with no placement yet, or in a terminal phase, is not voted on. A verdict's ``detected_at``
+is the grid point whose vote passed; its ``event_time`` is the emission: the event time of
+the event (or flush) that made the detector evaluate that grid point.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from schemas import (
     StepProgress,
 )
 from streams.hang import ingest
-from streams.hang.context import apply_job_event, votes_allowed
+from streams.hang.context import apply_job_event, progress_seen, votes_allowed
 from streams.hang.settings import HangSettings
 from streams.hang.state import JobState, JsonData, dump_state, load_state, seconds, to_us
 from streams.hang.vote import evaluate
@@ -52,10 +54,10 @@ class HangDetector:
                                   StepProgress, GpuSample, NetSample)):
             return state, []
         self._identify(state, event)
-        now = to_us(event.event_time)
-        outputs = self._tick(state, now)
+        now_us = to_us(event.event_time)
+        outputs = self._tick(state, now_us)
         self._apply(state, event)
-        state.last_us = now if state.last_us is None else max(state.last_us, now)
+        state.last_us = now_us if state.last_us is None else max(state.last_us, now_us)
         return state, outputs
 
     def flush(self, state: JobState, now: datetime) -> tuple[JobState, list[Event]]:
@@ -77,28 +79,29 @@ class HangDetector:
         if state.cluster is None:
             state.cluster = event.cluster
 
-    def _tick(self, state: JobState, now: int) -> list[Event]:
+    def _tick(self, state: JobState, now_us: int) -> list[Event]:
         every = seconds(self.settings.eval_every_s)
         if state.next_eval_us is None:
-            state.next_eval_us = -(-now // every) * every
+            state.next_eval_us = -(-now_us // every) * every
             return []
-        if now < state.next_eval_us:
+        if now_us < state.next_eval_us:
             return []
-        grid = now // every * every
+        grid = now_us // every * every
         state.next_eval_us = grid + every
         if not votes_allowed(state):
             return []
         ingest.prune_stale(state, grid, self.settings)
-        return evaluate(state, grid, self.settings)
+        return evaluate(state, grid, self.settings, emit_us=now_us)
 
     def _apply(self, state: JobState, event: Event) -> None:
         s = self.settings
         if isinstance(event, JobEvent):
             apply_job_event(state, event, s)
         elif isinstance(event, LogLine):
-            ingest.on_log(state, event)
+            ingest.on_log(state, event, s)
         elif isinstance(event, StepProgress):
-            ingest.on_step(state, event)
+            ingest.on_step(state, event, s)
+            progress_seen(state, to_us(event.event_time), s)
         elif isinstance(event, StackSample):
             ingest.on_stack(state, event, s)
         elif isinstance(event, CollectiveProgress):

@@ -8,67 +8,126 @@ the job runs.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
 
 from schemas import CollectiveProgress, GpuSample, LogLine, NetSample, StackSample, StepProgress
 from streams.hang.settings import HangSettings
-from streams.hang.state import MAX_POINTS, JobState, Snapshot, StackRun, seconds, to_us
+from streams.hang.state import (
+    MAX_POINTS,
+    AttemptState,
+    GpuPoint,
+    JobState,
+    NetPoint,
+    Snapshot,
+    StackRun,
+    seconds,
+    to_us,
+)
 
 JOB_LOG_SOURCES = ("training", "nccl")
 
 
-def is_comm_wait(frames: tuple[str, ...], settings: HangSettings) -> bool:
-    """Whether a stack (outermost first) waits in communication: a marker in an inner frame."""
-    inner = frames[-settings.comm_frame_depth:]
-    lowered = [frame.lower() for frame in inner]
-    return any(marker in frame for frame in lowered for marker in settings.comm_markers)
+def is_io(frames: tuple[str, ...], settings: HangSettings) -> bool:
+    """Whether a stack (outermost first) does checkpoint I/O: an I/O marker in any frame."""
+    lowered = "\n".join(frames).lower()
+    return any(marker in lowered for marker in settings.io_markers)
 
 
-def on_log(state: JobState, event: LogLine) -> None:
+def seen(state: JobState, node: str | None, now_us: int) -> None:
+    """Record that ``node`` reported at ``now_us`` (any source: node silence)."""
+    if node is None or node not in state.placement.values():
+        return
+    last = state.run.node_seen_us.get(node)
+    if last is None or now_us > last:
+        state.run.node_seen_us[node] = now_us
+
+
+def restart_floor(run: AttemptState, now_us: int) -> None:
+    """Start counting evidence afresh at ``now_us``: older silence and stack runs are explained."""
+    run.floor_us = now_us
+    for stack in run.stacks.values():
+        stack.sig = ""
+        stack.length = 0
+
+
+def _quiet_ended(state: JobState, now_us: int, settings: HangSettings) -> None:
+    """A quiet period (no log, no step) just ended with activity: record it in the job's
+    history and, like the end of a hooked phase, restart the evidence floor (what the quiet
+    phase left behind, a barrier still in flight, idle GPUs, does not count afterwards)."""
+    run = state.run
+    marks = [t for t in (run.last_log_us, run.last_progress_us) if t is not None]
+    if not marks:
+        return
+    gap_s = (now_us - max(marks)) / 1e6
+    if gap_s >= settings.log_silence_s / 2:
+        kept = state.history.setdefault("quiet", [])
+        kept.append(gap_s)
+        del kept[: max(0, len(kept) - settings.phase_history)]
+        restart_floor(run, now_us)
+
+
+def _announced(line: str, settings: HangSettings) -> str | None:
+    lowered = line.lower()
+    for marker in settings.phase_log_markers:
+        if marker in lowered:
+            return "checkpoint" if "checkpoint" in marker else "eval"
+    return None
+
+
+def on_log(state: JobState, event: LogLine, settings: HangSettings) -> None:
     """Record a training/NCCL line as a sign of life; kernel/system lines say nothing.
 
-    For a job that reports no steps, a line after a verdict closes the hang episode.
+    The latest training line may announce a quiet phase (``phase_line``). For a job that
+    reports no steps, a line after a verdict closes the hang episode.
     """
+    seen(state, event.node_id, to_us(event.event_time))
     if event.source not in JOB_LOG_SOURCES:
         return
-    run, now = state.run, to_us(event.event_time)
-    if run.last_log_us is not None and now > run.last_log_us:
-        run.log_gaps.append(now - run.last_log_us)
-    if run.last_log_us is None or now > run.last_log_us:
-        run.last_log_us = now
-    if run.verdict_open and not run.saw_steps and run.verdict_us is not None and now > run.verdict_us:
+    run, now_us = state.run, to_us(event.event_time)
+    if run.last_log_us is None or now_us > run.last_log_us:
+        _quiet_ended(state, now_us, settings)
+        if run.last_log_us is not None:
+            run.log_gaps.append(now_us - run.last_log_us)
+        run.last_log_us = now_us
+        if event.source == "training":
+            run.phase_line = _announced(event.line, settings)
+    if run.verdict_open and not run.saw_steps and run.verdict_us is not None and now_us > run.verdict_us:
         run.verdict_open = False  # a job without step reports shows progress by logging again
 
 
-def on_step(state: JobState, event: StepProgress) -> None:
+def on_step(state: JobState, event: StepProgress, settings: HangSettings) -> None:
     """Record training progress; progress past a verdict's step closes the hang episode."""
-    run, now = state.run, to_us(event.event_time)
+    run, now_us = state.run, to_us(event.event_time)
+    seen(state, event.node_id, now_us)
     run.saw_steps = True
     run.step_ms.append(event.step_time_ms)
     if run.max_step is None or event.step > run.max_step:
+        _quiet_ended(state, now_us, settings)
         run.max_step = event.step
-        run.last_progress_us = now
+        run.last_progress_us = now_us
     if run.verdict_open and run.verdict_step is not None and event.step > run.verdict_step:
         run.verdict_open = False
 
 
 def on_stack(state: JobState, event: StackSample, settings: HangSettings) -> None:
     """Extend or restart the rank's run of identical stacks."""
-    now, sig = to_us(event.event_time), "\n".join(event.frames)
-    comm = is_comm_wait(event.frames, settings)
+    now_us, sig = to_us(event.event_time), "\n".join(event.frames)
+    seen(state, event.node_id, now_us)
     current = state.run.stacks.get(event.rank)
     if current is not None and current.sig == sig and current.length > 0:
         current.length += 1
-        current.last_us = now
+        current.last_us = max(current.last_us, now_us)
         return
-    state.run.stacks[event.rank] = StackRun(sig=sig, start_us=now, length=1, last_us=now, comm=comm)
+    state.run.stacks[event.rank] = StackRun(sig=sig, start_us=now_us, length=1, last_us=now_us,
+                                            io=is_io(event.frames, settings))
 
 
 def on_collective(state: JobState, event: CollectiveProgress) -> None:
     """Keep the latest snapshot of (rank, communicator)."""
+    now_us = to_us(event.event_time)
+    seen(state, event.node_id, now_us)
     since = to_us(event.in_flight_since) if event.in_flight_since is not None else None
     state.run.colls[(event.rank, event.comm_group)] = Snapshot(
-        t_us=to_us(event.event_time),
+        t_us=now_us,
         enqueued=event.last_enqueued_seq,
         completed=event.last_completed_seq,
         op=event.in_flight_op,
@@ -77,36 +136,50 @@ def on_collective(state: JobState, event: CollectiveProgress) -> None:
 
 
 def on_gpu(state: JobState, event: GpuSample, settings: HangSettings) -> None:
-    """Append each GPU's util/SM to its rank (local index = position among the node's ranks)."""
+    """Append each GPU's util/SM/power to its rank (local index = position among the node's
+    ranks) and keep each rank's peak busy power (the NVML-only spin test compares to it)."""
     ranks = state.ranks_of(event.node_id)
-    now = to_us(event.event_time)
+    now_us = to_us(event.event_time)
+    seen(state, event.node_id, now_us)
+    run = state.run
     for gpu in event.gpus:
         if gpu.index >= len(ranks):
             continue
-        points = state.run.gpu.setdefault(ranks[gpu.index], deque(maxlen=MAX_POINTS))
-        points.append((now, gpu.util_pct, gpu.sm_active))
-        _prune(points, now, settings)
+        rank = ranks[gpu.index]
+        points = run.gpu.setdefault(rank, deque(maxlen=MAX_POINTS))
+        points.append((now_us, gpu.util_pct, gpu.sm_active, gpu.power_w))
+        _prune(points, now_us, settings)
+        if gpu.util_pct >= settings.util_busy_pct and gpu.power_w > run.power_peak_w.get(rank, 0.0):
+            run.power_peak_w[rank] = gpu.power_w
 
 
 def on_net(state: JobState, event: NetSample, settings: HangSettings) -> None:
-    """Append the node's total RDMA bytes (tx + rx over all ports); ignores unplaced nodes."""
+    """Append each port's RDMA bytes (tx + rx) to its own series; ignores unplaced nodes."""
     if not state.ranks_of(event.node_id):
         return
-    now = to_us(event.event_time)
-    total = sum(p.tx_bytes_total + p.rx_bytes_total for p in event.ports)
-    points = state.run.net.setdefault(event.node_id, deque(maxlen=MAX_POINTS))
-    points.append((now, total))
-    _prune(points, now, settings)
+    now_us = to_us(event.event_time)
+    seen(state, event.node_id, now_us)
+    for port in event.ports:
+        key = f"{event.node_id}|{port.device}:{port.port}"
+        points = state.run.net.setdefault(key, deque(maxlen=MAX_POINTS))
+        points.append((now_us, port.tx_bytes_total + port.rx_bytes_total))
+        _prune(points, now_us, settings)
 
 
-def _prune(points: deque[Any], now: int, settings: HangSettings) -> None:
-    horizon = now - seconds(settings.window_s)
+def node_of_port(key: str) -> str:
+    """The node id of a ``node|device:port`` series key."""
+    return key.split("|", 1)[0]
+
+
+def _prune(points: deque[GpuPoint] | deque[NetPoint], now_us: int, settings: HangSettings) -> None:
+    horizon = now_us - seconds(settings.window_s)
     while points and points[0][0] < horizon:
         points.popleft()
 
 
-def prune_stale(state: JobState, now: int, settings: HangSettings) -> None:
+def prune_stale(state: JobState, now_us: int, settings: HangSettings) -> None:
     """Forget collective snapshots older than the window (ranks that stopped reporting)."""
-    horizon = now - seconds(settings.window_s)
+    horizon = now_us - seconds(settings.window_s)
     for key in [k for k, s in state.run.colls.items() if s.t_us < horizon]:
         del state.run.colls[key]
+

@@ -1,6 +1,7 @@
-"""Localising the source of a hang: three independent methods and the rule that combines them.
+"""Localising the source of a hang: four independent methods and the rule that combines them.
 
-Methods (each names a set of ranks, possibly empty, from the evidence at detection time):
+Methods (each names a set of ranks, possibly empty, from the evidence at detection time;
+the ranks of silent nodes are left to ``node_silence`` alone):
 
 - ``collective_lag``: ranks whose ``last_enqueued_seq`` is behind the others' maximum in a
   communicator whose leading ranks have that collective in flight, in ``lag_min_groups``
@@ -8,16 +9,19 @@ Methods (each names a set of ranks, possibly empty, from the evidence at detecti
   (PyTorch flight-recorder analysis).
 - ``gpu_idle_outlier``: ranks whose GPU util is ~0 while the median of the others is busy:
   the culprit stopped launching kernels, everybody else spins inside NCCL.
-- ``stack_outlier``: ranks whose latest stack is not a communication wait while most ranks
-  wait in communication.
+- ``stack_outlier``: ranks whose stack differs from the waiter group's (the majority frozen
+  in one identical stack, found by similarity: ``stackview.py``).
+- ``node_silence``: the ranks of nodes whose every source stopped at once (``silence.py``).
 
-A method naming more than ``max(2, max_source_fraction x ranks)`` ranks names nobody.
+A rank-level method naming more than ``max(2, max_source_fraction x ranks)`` ranks names
+nobody; ``node_silence`` naming more than ``max(1, max_source_fraction x nodes)`` nodes too.
 
-Combination rule: ``source_nodes`` is non-empty only when (a) at least two methods name
-ranks and all of them name exactly the same node set, or (b) exactly one method names ranks,
-it is a ``strong_methods`` member, and no other method names anything else. Confidence is
-0.95 for three agreeing methods, 0.8 for two, 0.6 for one strong method, and 0.0 when no
-source is named (a uniform freeze, or methods that disagree: not single-point).
+Combination rule: ``source_nodes`` is non-empty only when every naming method names exactly
+the same node set and (a) at least two methods name it, or (b) the one naming method is a
+``strong_methods`` member, or (c) it is the only rank-level method with data. Confidence is
+0.95 for three agreeing methods, 0.8 for two, 0.6 for one, and 0.0 when no source is named.
+When nothing is named and the ranks froze alike (a uniform freeze, e.g. a one-node
+deadlock), a ``uniform`` finding says so: no node is named, the policy restarts in place.
 """
 
 from __future__ import annotations
@@ -27,19 +31,32 @@ from statistics import median
 
 from schemas import Localization
 from streams.hang.settings import HangSettings
+from streams.hang.silence import silent_nodes, silent_ranks
+from streams.hang.stackview import StackView, stack_view
 from streams.hang.state import JobState, Snapshot, seconds
 
 CONFIDENCE_BY_AGREEING = {1: 0.6, 2: 0.8, 3: 0.95}
+NOBODY: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
 class Source:
-    """The combined localisation: source ranks/nodes, per-method findings and confidence."""
+    """The combined localisation: source ranks/nodes, per-method findings and confidence;
+    ``silent_since_us``: when the earliest silent node last reported (None if none)."""
 
     ranks: tuple[int, ...]
     nodes: tuple[str, ...]
     findings: tuple[Localization, ...]
     confidence: float
+    silent_since_us: int | None = None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One method's finding and whether the method had any data to judge from."""
+
+    found: Localization
+    has_data: bool
 
 
 def _cap(state: JobState, s: HangSettings) -> int:
@@ -52,12 +69,13 @@ def _finding(method: str, ranks: list[int], cap: int, detail: str) -> Localizati
     return Localization(method=method, ranks=tuple(sorted(ranks)), detail=detail)
 
 
-def _group_views(state: JobState, now: int, s: HangSettings) -> dict[str, dict[int, Snapshot]]:
-    """Fresh snapshots by communicator, then by rank."""
-    fresh_after = now - seconds(s.stale_s)
+def _group_views(state: JobState, now_us: int, s: HangSettings,
+                 excluded: frozenset[int]) -> dict[str, dict[int, Snapshot]]:
+    """Fresh snapshots by communicator, then by rank (ranks of silent nodes left out)."""
+    fresh_after = now_us - seconds(s.stale_s)
     groups: dict[str, dict[int, Snapshot]] = {}
     for (rank, group), snap in state.run.colls.items():
-        if snap.t_us >= fresh_after:
+        if snap.t_us >= fresh_after and rank not in excluded:
             groups.setdefault(group, {})[rank] = snap
     return groups
 
@@ -75,67 +93,109 @@ def _laggers(snaps: dict[int, Snapshot]) -> list[int]:
     return [rank for rank, snap in snaps.items() if snap.enqueued < top]
 
 
-def collective_lag(state: JobState, now: int, s: HangSettings) -> Localization:
+def collective_lag(state: JobState, now_us: int, s: HangSettings, excluded: frozenset[int] = NOBODY) -> Finding:
     """Ranks missing from the collective the rest of a communicator waits in, in at least
     ``min(lag_min_groups, communicators the rank is in)`` communicators."""
     behind: dict[int, int] = {}
     member: dict[int, int] = {}
-    for snaps in _group_views(state, now, s).values():
+    views = _group_views(state, now_us, s, excluded)
+    for snaps in views.values():
         for rank in snaps:
             member[rank] = member.get(rank, 0) + 1
         for rank in _laggers(snaps):
             behind[rank] = behind.get(rank, 0) + 1
     lagging = [r for r, n in behind.items() if n >= min(s.lag_min_groups, member[r])]
     detail = "; ".join(f"rank {r} behind in {behind[r]}/{member[r]} communicators" for r in sorted(lagging))
-    return _finding("collective_lag", lagging, _cap(state, s), detail or "no rank behind")
+    found = _finding("collective_lag", lagging, _cap(state, s), detail or "no rank behind")
+    return Finding(found, bool(views))
 
 
-def gpu_idle_outlier(state: JobState, now: int, s: HangSettings) -> Localization:
-    """Ranks with mean util <= util_idle_pct while the median of the rest is >= util_busy_pct."""
-    recent_after, fresh_after = now - seconds(s.idle_window_s), now - seconds(s.stale_s)
+def gpu_idle_outlier(state: JobState, now_us: int, s: HangSettings, excluded: frozenset[int] = NOBODY) -> Finding:
+    """Ranks with mean util <= util_idle_pct while the median of the rest is >= util_busy_pct
+    (util only: works on NVML-only nodes)."""
+    recent_after, fresh_after = now_us - seconds(s.idle_window_s), now_us - seconds(s.stale_s)
     util: dict[int, float] = {}
     for rank, points in state.run.gpu.items():
         recent = [p[1] for p in points if p[0] >= recent_after]
-        if recent and points[-1][0] >= fresh_after:
+        if recent and points[-1][0] >= fresh_after and rank not in excluded:
             util[rank] = sum(recent) / len(recent)
     idle = [r for r, u in util.items() if u <= s.util_idle_pct]
     rest = [u for r, u in util.items() if r not in idle]
     if not idle or not rest or median(rest) < s.util_busy_pct:
-        return Localization(method="gpu_idle_outlier", detail="no idle outlier among busy GPUs")
+        return Finding(Localization(method="gpu_idle_outlier", detail="no idle outlier among busy GPUs"),
+                       bool(util))
     detail = ", ".join(f"rank {r} util {util[r]:.0f}%" for r in sorted(idle))
-    return _finding("gpu_idle_outlier", idle, _cap(state, s), f"{detail}; others median {median(rest):.0f}%")
+    found = _finding("gpu_idle_outlier", idle, _cap(state, s), f"{detail}; others median {median(rest):.0f}%")
+    return Finding(found, True)
 
 
-def stack_outlier(state: JobState, now: int, s: HangSettings) -> Localization:
-    """Ranks not waiting in communication while most ranks are."""
-    fresh_after = now - seconds(s.stale_s)
-    runs = {r: run for r, run in state.run.stacks.items() if run.last_us >= fresh_after and run.sig}
-    waiting = [r for r, run in runs.items() if run.comm]
-    others = [r for r, run in runs.items() if not run.comm]
-    if not others or len(waiting) < s.comm_wait_fraction * len(runs):
-        return Localization(method="stack_outlier", detail="no outlier to a communication-waiting majority")
-    frames = {r: runs[r].sig.rsplit("\n", 1)[-1] for r in sorted(others)}
+def stack_outlier(view: StackView, s: HangSettings, cap: int) -> Finding:
+    """Ranks whose stack differs from the waiter group's, when that group holds at least
+    ``waiter_fraction`` of the reporting ranks."""
+    if not view.group or not view.others or len(view.group) < s.waiter_fraction * len(view.reporting):
+        return Finding(Localization(method="stack_outlier", detail="no rank differs from a frozen majority"),
+                       bool(view.reporting))
+    frames = {r: view.reporting[r].sig.rsplit("\n", 1)[-1] for r in view.others}
+    waiters = (view.group_sig or "").rsplit("\n", 1)[-1]
     detail = "; ".join(f"rank {r} in {f}" for r, f in frames.items())
-    return _finding("stack_outlier", others, _cap(state, s), detail)
+    return Finding(_finding("stack_outlier", list(view.others), cap,
+                            f"{detail}; {len(view.group)} ranks wait in {waiters}"), True)
 
 
-def combine(state: JobState, findings: tuple[Localization, ...], s: HangSettings) -> Source:
+def node_silence(state: JobState, silent: dict[str, int], s: HangSettings) -> Finding:
+    """The ranks of the nodes whose every source stopped at once."""
+    if not silent:
+        return Finding(Localization(method="node_silence", detail="every node reports"), False)
+    nodes = set(state.placement.values())
+    cap = max(1, int(s.max_source_fraction * len(nodes)))
+    if len(silent) > cap:
+        return Finding(Localization(method="node_silence", detail=f"{len(silent)} nodes silent: not single-point"),
+                       True)
+    ranks = tuple(sorted(silent_ranks(state, silent)))
+    detail = "; ".join(f"{n} silent since its last report at +{(t - min(silent.values())) / 1e6:.0f}s"
+                       for n, t in sorted(silent.items()))
+    return Finding(Localization(method="node_silence", ranks=ranks, detail=f"every source stopped: {detail}"), True)
+
+
+def _uniform(state: JobState, view: StackView) -> Localization:
+    """The no-source finding of a freeze where all ranks look alike."""
+    nodes = set(state.placement.values())
+    where = "on the job's only node" if len(nodes) == 1 else f"on {len(nodes)} nodes"
+    alike = f"all {len(view.group)} reporting ranks frozen in one stack" if view.group and not view.others \
+        else f"no rank differs from the others ({len(state.placement)} ranks)"
+    return Localization(method="uniform",
+                        detail=f"{alike} {where}: no single source, restart in place (no node to replace)")
+
+
+def combine(state: JobState, findings: tuple[Finding, ...], s: HangSettings) -> Source:
     """Apply the combination rule of this module's docstring to the methods' findings."""
-    named = [f for f in findings if f.ranks]
+    named = [f.found for f in findings if f.found.ranks]
+    with_data = [f for f in findings if f.has_data and f.found.method != "node_silence"]
     node_sets = {frozenset(state.placement.get(r, "?") for r in f.ranks) for f in named}
-    agreed = len(node_sets) == 1 and (len(named) >= 2 or named[0].method in s.strong_methods)
+    alone = len(named) == 1 and (named[0].method in s.strong_methods
+                                 or [f.found.method for f in with_data] in ([], [named[0].method]))
+    agreed = len(node_sets) == 1 and (len(named) >= 2 or alone)
+    plain = tuple(f.found for f in findings)
     if not named or not agreed:
-        return Source(ranks=(), nodes=(), findings=findings, confidence=0.0)
+        return Source(ranks=(), nodes=(), findings=plain, confidence=0.0)
     ranks = tuple(sorted({r for f in named for r in f.ranks}))
     nodes = tuple(sorted(next(iter(node_sets))))
-    return Source(ranks, nodes, findings, CONFIDENCE_BY_AGREEING[min(len(named), 3)])
+    return Source(ranks, nodes, plain, CONFIDENCE_BY_AGREEING[min(len(named), 3)])
 
 
-def localize(state: JobState, now: int, s: HangSettings) -> Source:
-    """Run the three methods on the evidence at event time ``now`` and combine them."""
+def localize(state: JobState, now_us: int, s: HangSettings) -> Source:
+    """Run the four methods on the evidence at event time ``now_us`` and combine them."""
+    silent = silent_nodes(state, now_us, s)
+    excluded = silent_ranks(state, silent)
+    view = stack_view(state, now_us, s, excluded)
     findings = (
-        collective_lag(state, now, s),
-        gpu_idle_outlier(state, now, s),
-        stack_outlier(state, now, s),
+        collective_lag(state, now_us, s, excluded),
+        gpu_idle_outlier(state, now_us, s, excluded),
+        stack_outlier(view, s, _cap(state, s)),
+        node_silence(state, silent, s),
     )
-    return combine(state, findings, s)
+    source = combine(state, findings, s)
+    since = min(silent.values()) if silent else None
+    if not source.nodes and not any(f.found.ranks for f in findings):
+        source = Source((), (), source.findings + (_uniform(state, view),), 0.0)
+    return Source(source.ranks, source.nodes, source.findings, source.confidence, since)

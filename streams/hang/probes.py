@@ -3,7 +3,8 @@
 Each probe answers ``True`` (hang symptom present for long enough: the signal is "inactive"),
 ``False`` (the job shows activity on that signal) or ``None`` (no fresh data: never a vote).
 Each also estimates when its symptom began (``onset_us``); evidence older than the state's
-floor (the end of the last explained lifecycle phase) is not counted.
+floor (the end of the last explained lifecycle phase) is not counted. Ranks on silent nodes
+(``silence.py``) are left out: their last samples describe a node that no longer exists.
 """
 
 from __future__ import annotations
@@ -12,10 +13,13 @@ from collections import deque
 from dataclasses import dataclass
 from statistics import median
 
+from streams.hang.ingest import node_of_port
 from streams.hang.settings import HangSettings
+from streams.hang.stackview import StackView, stack_view, step_floor_us
 from streams.hang.state import GpuPoint, JobState, NetPoint, seconds
 
 PROBES = ("log_silent", "metrics_idle", "stacks_frozen", "collective_stalled")
+NOBODY: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -34,109 +38,167 @@ def _floor(state: JobState) -> int:
     return state.run.floor_us if state.run.floor_us is not None else -(2**62)
 
 
-def _step_floor(state: JobState, s: HangSettings) -> int:
-    """``step_factor`` x the job's median step time, in microseconds (0 without steps)."""
-    steps = state.run.step_ms
-    return int(s.step_factor * median(steps) * 1000) if steps else 0
+def last_activity_us(state: JobState) -> int | None:
+    """The latest training/NCCL log line or step progress of the attempt (None if neither)."""
+    marks = [t for t in (state.run.last_log_us, state.run.last_progress_us) if t is not None]
+    return max(marks) if marks else None
 
 
-def log_silent(state: JobState, now: int, s: HangSettings) -> Probe:
-    """No training/NCCL line from any rank for max(log_silence_s, log_gap_factor x median gap).
+def log_silent(state: JobState, now_us: int, s: HangSettings, solo: bool = False) -> Probe:
+    """No training/NCCL line and no step progress for max(log_silence_s, log_gap_factor x
+    median gap between lines); ``solo`` (the only probe with data) also demands
+    ``solo_silence_s`` and twice the job's longest earlier quiet period.
 
-    No data when the attempt has not logged yet (a job that never logs cannot fall silent).
+    No data when the attempt has neither logged nor reported a step.
     """
-    last = state.run.last_log_us
+    last = last_activity_us(state)
     if last is None:
         return NO_DATA
     since = max(last, _floor(state))
     gaps = state.run.log_gaps
     limit = max(seconds(s.log_silence_s), int(s.log_gap_factor * median(gaps)) if gaps else 0)
-    return Probe(True, since) if now - since >= limit else ACTIVE
+    if solo:
+        longest = max(state.history.get("quiet", []), default=0.0)
+        limit = max(limit, seconds(s.solo_silence_s), seconds(2 * longest))
+    return Probe(True, since) if now_us - since >= limit else ACTIVE
 
 
-def _gpu_kind(point: GpuPoint, s: HangSettings) -> str:
-    """``spin`` (busy GPU, idle SMs: waiting in a collective), ``idle`` or ``compute``."""
-    _, util, sm = point
-    if util >= s.util_busy_pct and sm is not None and sm <= s.sm_idle_max:
-        return "spin"
-    return "idle" if util <= s.util_idle_pct else "compute"
+def gpu_kind(point: GpuPoint, peak_w: float | None, s: HangSettings) -> str:
+    """``spin`` (busy GPU not computing: waiting in a collective), ``idle``, ``compute`` or
+    ``unknown`` (busy, NVML only, and no peak power known to compare with)."""
+    _, util, sm, power = point
+    if util <= s.util_idle_pct:
+        return "idle"
+    if util < s.util_busy_pct:
+        return "compute"
+    if sm is not None:
+        return "spin" if sm <= s.sm_idle_max else "compute"
+    if peak_w is None or peak_w <= 0:
+        return "unknown"
+    return "spin" if power <= s.spin_power_fraction * peak_w else "compute"
 
 
-def _gpu_quiet_since(points: deque[GpuPoint], floor: int, s: HangSettings) -> int | None:
+def _gpu_quiet_since(points: deque[GpuPoint], peak_w: float | None, floor: int, s: HangSettings) -> int | None:
     """Start of the trailing run of spin/idle samples after ``floor``; None if the last computes."""
     since = None
     for point in reversed(points):
-        if point[0] < floor or _gpu_kind(point, s) == "compute":
+        if point[0] < floor or gpu_kind(point, peak_w, s) in ("compute", "unknown"):
             break
         since = point[0]
     return since
 
 
-def _net_flat_since(points: deque[NetPoint], floor: int, s: HangSettings) -> int | None:
-    """Start of the trailing run of flat RDMA intervals after ``floor``; None if the last moves."""
-    since = None
+def _rates(points: deque[NetPoint]) -> list[tuple[int, float]]:
+    """(interval start us, bytes/s) of consecutive points; a counter reset gives rate -1."""
     pts = list(points)
-    for (t0, b0), (t1, b1) in zip(reversed(pts[:-1]), reversed(pts[1:]), strict=True):
-        rate = (b1 - b0) / max((t1 - t0) / 1e6, 1e-6)
-        if t0 < floor or b1 < b0 or rate > s.rdma_flat_bps:
+    return [(t0, (b1 - b0) / max((t1 - t0) / 1e6, 1e-6) if b1 >= b0 else -1.0)
+            for (t0, b0), (t1, b1) in zip(pts[:-1], pts[1:], strict=True)]
+
+
+def _port_flat_since(points: deque[NetPoint], floor: int, s: HangSettings) -> tuple[int | None, float]:
+    """(start of the trailing run of flat intervals of one port after ``floor``, or None if
+    the last interval moves; the port's peak rate in the window). Flat: at most
+    ``rdma_flat_bps`` or ``rail_drop_fraction`` of the port's own peak rate."""
+    rates = _rates(points)
+    peak = max((r for _, r in rates), default=0.0)
+    limit = max(s.rdma_flat_bps, s.rail_drop_fraction * peak)
+    since = None
+    for t0, rate in reversed(rates):
+        if t0 < floor or rate < 0 or rate > limit:
             break
         since = t0
-    return since
+    return since, peak
 
 
-def metrics_idle(state: JobState, now: int, s: HangSettings, relaxed: bool = False) -> Probe:
-    """RDMA flat on every reporting node while every GPU spins or idles, most of them spinning
-    (any share when ``relaxed``), for ``idle_window_s`` (and ``step_factor`` median steps). No data without fresh GPU samples
-    carrying SM activity, or without at least two fresh RDMA samples of some node."""
-    fresh_after = now - seconds(s.stale_s)
-    gpus = [p for p in state.run.gpu.values() if p and p[-1][0] >= fresh_after]
-    nets = [p for p in state.run.net.values() if len(p) >= 2 and p[-1][0] >= fresh_after]
-    if not gpus or not nets or all(p[-1][2] is None for p in gpus):
+def node_flat_since(ports: list[deque[NetPoint]], floor: int, s: HangSettings) -> int | None:
+    """When the flat ports came to carry more than ``rail_majority`` of the node's peak
+    traffic (None if they do not): the compute rails carry the job's collectives and stop
+    together; a storage port that keeps moving carries a small share and does not veto."""
+    flats = [_port_flat_since(p, floor, s) for p in ports]
+    total = sum(peak for _, peak in flats)
+    if total <= 0:  # nothing ever moved in the window: flat since the earliest evidence
+        starts = [t for t, _ in flats if t is not None]
+        return min(starts) if len(starts) == len(flats) and starts else None
+    weight = 0.0
+    for since, peak in sorted((t, p) for t, p in flats if t is not None):
+        weight += peak
+        if weight > s.rail_majority * total:
+            return since
+    return None
+
+
+def metrics_idle(state: JobState, now_us: int, s: HangSettings, relaxed: bool = False,
+                 excluded: frozenset[int] = NOBODY) -> Probe:
+    """Most GPUs busy but not computing (any share when ``relaxed``), the rest idle, and RDMA
+    flat on the compute rails of every reporting node, for ``idle_window_s`` (and
+    ``step_factor`` median steps). Spinning is read from SM activity, or on NVML-only nodes
+    from power far below the GPU's own busy peak. No data without fresh GPU samples whose
+    state can be read; RDMA is used when present (nodes without RDMA counters rely on GPUs)."""
+    fresh_after, run = now_us - seconds(s.stale_s), state.run
+    gpus = {r: p for r, p in run.gpu.items() if r not in excluded and p and p[-1][0] >= fresh_after}
+    kinds = {r: gpu_kind(p[-1], run.power_peak_w.get(r), s) for r, p in gpus.items()}
+    known = {r: k for r, k in kinds.items() if k != "unknown"}
+    if not known:
         return NO_DATA
-    spinning = sum(1 for p in gpus if _gpu_kind(p[-1], s) == "spin")
-    if not relaxed and spinning < s.min_spin_fraction * len(gpus):
+    spinning = sum(1 for k in known.values() if k == "spin")
+    if not relaxed and spinning < s.min_spin_fraction * len(known):
         return ACTIVE
     floor = _floor(state)
-    starts = [_gpu_quiet_since(p, floor, s) for p in gpus]
-    starts += [_net_flat_since(p, floor, s) for p in nets]
+    starts = [_gpu_quiet_since(gpus[r], run.power_peak_w.get(r), floor, s) for r in known]
+    starts += _nets_flat(state, fresh_after, floor, s, excluded)
     if any(t is None for t in starts):
         return ACTIVE
     onset = max(t for t in starts if t is not None)
-    limit = max(seconds(s.idle_window_s), _step_floor(state, s))
-    return Probe(True, onset) if now - onset >= limit else ACTIVE
+    limit = max(seconds(s.idle_window_s), step_floor_us(state, s))
+    return Probe(True, onset) if now_us - onset >= limit else ACTIVE
 
 
-def stacks_frozen(state: JobState, now: int, s: HangSettings, relaxed: bool = False) -> Probe:
-    """Every reporting rank repeated its stack ``frozen_samples`` times (spanning at least
-    ``step_factor`` median steps), and most of them wait
-    in communication (in any frame when ``relaxed``). No data without a fresh stack sample."""
-    fresh_after = now - seconds(s.stale_s)
-    runs = [r for r in state.run.stacks.values() if r.length > 0 and r.last_us >= fresh_after]
-    if not runs:
+def _nets_flat(state: JobState, fresh_after: int, floor: int, s: HangSettings,
+               excluded: frozenset[int]) -> list[int | None]:
+    """Per reporting node (not on a silent node), when its compute rails went flat."""
+    gone = {state.placement[r] for r in excluded if r in state.placement}
+    by_node: dict[str, list[deque[NetPoint]]] = {}
+    for key, points in state.run.net.items():
+        node = node_of_port(key)
+        if node not in gone and len(points) >= 2 and points[-1][0] >= fresh_after:
+            by_node.setdefault(node, []).append(points)
+    return [node_flat_since(ports, floor, s) for _, ports in sorted(by_node.items())]
+
+
+def stacks_frozen(state: JobState, now_us: int, s: HangSettings, relaxed: bool = False,
+                  excluded: frozenset[int] = NOBODY, view: StackView | None = None) -> Probe:
+    """At least ``waiter_fraction`` of the reporting ranks are frozen in one identical stack
+    (``frozen_samples`` samples spanning ``step_factor`` median steps): the waiters, found by
+    similarity whatever their frames. A group frozen in checkpoint I/O frames is a save, not
+    waiters (unless ``relaxed``: the save overran its budget). No data without fresh stacks."""
+    view = view if view is not None else stack_view(state, now_us, s, excluded)
+    if not view.reporting:
         return NO_DATA
-    floor = _step_floor(state, s)
-    if any(r.length < s.frozen_samples or r.last_us - r.start_us < floor for r in runs):
+    if not view.group or len(view.group) < s.waiter_fraction * len(view.reporting):
         return ACTIVE
-    if not relaxed and sum(1 for r in runs if r.comm) < s.comm_wait_fraction * len(runs):
+    if view.group_io and not relaxed:
         return ACTIVE
-    return Probe(True, max(r.start_us for r in runs))
+    since = view.frozen_since()
+    return Probe(True, since) if since is not None else ACTIVE
 
 
-def collective_stalled(state: JobState, now: int, s: HangSettings) -> Probe:
+def collective_stalled(state: JobState, now_us: int, s: HangSettings,
+                       excluded: frozenset[int] = NOBODY) -> Probe:
     """At least ``collective_min_fraction`` of the reporting ranks have a collective in flight
-    for ``collective_stall_s`` (and ``step_factor`` median steps). No data without a fresh collective_progress snapshot."""
-    fresh_after, floor = now - seconds(s.stale_s), _floor(state)
-    limit = max(seconds(s.collective_stall_s), _step_floor(state, s))
+    for ``collective_stall_s`` (and ``step_factor`` median steps). No data without a fresh
+    collective_progress snapshot."""
+    fresh_after, floor = now_us - seconds(s.stale_s), _floor(state)
+    limit = max(seconds(s.collective_stall_s), step_floor_us(state, s))
     ranks: set[int] = set()
     stalled: dict[int, int] = {}
     for (rank, _group), snap in state.run.colls.items():
-        if snap.t_us < fresh_after:
+        if snap.t_us < fresh_after or rank in excluded:
             continue
         ranks.add(rank)
         if snap.since_us is None:
             continue
         since = max(snap.since_us, floor)
-        if now - since >= limit:
+        if now_us - since >= limit:
             stalled[rank] = min(since, stalled.get(rank, since))
     if not ranks:
         return NO_DATA
@@ -145,16 +207,21 @@ def collective_stalled(state: JobState, now: int, s: HangSettings) -> Probe:
     return Probe(True, min(stalled.values()))
 
 
-def run_probes(state: JobState, now: int, s: HangSettings, relaxed: bool = False) -> dict[str, Probe]:
-    """All four probes at event time ``now``, keyed by their HangSignals field name.
+def run_probes(state: JobState, now_us: int, s: HangSettings, relaxed: bool = False,
+               excluded: frozenset[int] = NOBODY, view: StackView | None = None) -> dict[str, Probe]:
+    """All four probes at event time ``now_us``, keyed by their HangSignals field name.
 
     ``relaxed`` (a lifecycle phase overran its budget) drops the collective-wait signature
     from the stack and metrics probes: the job should have left the phase, so frozen I/O
-    frames and idle GPUs with no traffic are hang symptoms too.
+    frames and idle GPUs with no traffic are hang symptoms too. When log/step progress is
+    the only probe with data it is re-read with its longer ``solo`` window.
     """
-    return {
-        "log_silent": log_silent(state, now, s),
-        "metrics_idle": metrics_idle(state, now, s, relaxed),
-        "stacks_frozen": stacks_frozen(state, now, s, relaxed),
-        "collective_stalled": collective_stalled(state, now, s),
+    probes = {
+        "log_silent": log_silent(state, now_us, s),
+        "metrics_idle": metrics_idle(state, now_us, s, relaxed, excluded),
+        "stacks_frozen": stacks_frozen(state, now_us, s, relaxed, excluded, view),
+        "collective_stalled": collective_stalled(state, now_us, s, excluded),
     }
+    if all(p.value is None for n, p in probes.items() if n != "log_silent"):
+        probes["log_silent"] = log_silent(state, now_us, s, solo=True)
+    return probes

@@ -13,34 +13,34 @@ for that long, and the vote needs two independent probes so that one misleading 
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Self
 
-DEFAULT_COMM_MARKERS: tuple[str, ...] = (
-    "nccl",
-    "all_reduce",
-    "allreduce",
-    "all_gather",
-    "allgather",
-    "reduce_scatter",
-    "reducescatter",
-    "all_to_all",
-    "alltoall",
-    "broadcast",
-    "barrier",
-    "c10d",
-    "processgroup",
-    "isend",
-    "irecv",
-    "p2p",
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+DEFAULT_IO_MARKERS: tuple[str, ...] = (
+    "save",
+    "checkpoint",
+    "serializ",
+    "write",
+    "fsync",
+    "flush",
 )
-"""Case-insensitive substrings of a frame that mean "this rank waits in communication".
+"""Case-insensitive substrings of a frame that mean "this rank does checkpoint I/O".
 
-Taken from the names PyTorch/NCCL use for collectives and their waits (``c10d``,
-``ProcessGroupNCCL``, ``ncclAllReduce``, ``torch.distributed.barrier``, Megatron's p2p
-``isend``/``irecv``), not from one simulator's strings. Bare ``wait`` is deliberately not a
-marker: a data loader blocked in ``threading.Condition.wait`` is not a collective; a
-collective's ``Work.wait`` frame sits next to a c10d/NCCL frame, which the marker catches.
+Only used to recognise a checkpoint from what ranks do (``torch.save``,
+``torch.distributed.checkpoint``, Megatron's ``save_checkpoint``, file writes), never to
+recognise waiters: waiters are found by similarity (the large group whose identical stack
+stopped moving), whatever framework's frames they sit in.
 """
+
+DEFAULT_PHASE_LOG_MARKERS: tuple[str, ...] = (
+    "saving checkpoint",
+    "evaluating",
+    "validation",
+)
+"""Case-insensitive substrings of a training log line that announce a quiet phase
+(Megatron: "saving checkpoint at iteration N", "evaluating on validation set"; HF/Lightning
+print similar lines). A phase announced by the job's last line is explained like a hooked one."""
 
 
 class HangSettings(BaseModel):
@@ -63,13 +63,23 @@ class HangSettings(BaseModel):
     arrive every ~5 s; evaluating faster would re-read the same data."""
 
     k: int = Field(default=2, ge=1, le=4)
-    """Probes that must agree. Two independent symptoms (Baige's rule) rule out the
-    single-signal traps: an evaluation loop is silent but busy, a checkpoint is quiet but
-    not waiting in NCCL, a slow data loader idles the GPUs but stalls no collective."""
+    """Minimum probes that must agree when two or more probes have data. Two independent
+    symptoms (Baige's rule) rule out the single-signal traps: an evaluation loop is silent
+    but busy, a checkpoint is quiet but not waiting in NCCL, a slow data loader idles the
+    GPUs but stalls no collective. The quorum adapts to the probes that have data: it is
+    ``max(k, a strict majority of them)`` (4 with data: 3; 3: 2; 2: 2), so the probes that
+    show activity can outvote the ones that show a symptom; with a single probe (a job that
+    reports only logs and step progress) that probe decides alone, over ``solo_silence_s``."""
+
+    solo_silence_s: float = Field(default=90.0, gt=0)
+    """Silence needed when log/step progress is the only probe with data. Step progress
+    stopping is itself evidence, but alone it cannot tell a hang from a quiet phase the job
+    did not announce, so it must outlast ~9 missed 10 s log lines and twice the job's
+    longest earlier quiet gap (its periodic checkpoints), still well below the 600 s watchdog."""
 
     # --- probe 1: log silence --------------------------------------------------------
     log_silence_s: float = Field(default=45.0, gt=0)
-    """No training/NCCL line from any rank for this long. Training loops log every step or
+    """No training/NCCL line and no step progress from any rank for this long. Training loops log every step or
     every few steps (seconds; Megatron-style 10 s cadences); 45 s is 4.5 missed lines at a
     10 s cadence and 13x below the 600 s NCCL timeout, so a job that reports only logs and
     DCGM/RDMA (no stacks, no flight recorder) still gets a verdict in ~50 s."""
@@ -85,8 +95,19 @@ class HangSettings(BaseModel):
     least every few seconds; 30 s of zero traffic is 6 DCGM/RDMA samples of nothing."""
 
     rdma_flat_bps: float = Field(default=1e6, ge=0)
-    """A node's RDMA tx+rx rate at or below this counts as flat. Data-parallel training
+    """A port's RDMA tx+rx rate at or below this counts as flat. Data-parallel training
     moves GB/s per node; 1 MB/s leaves room for keep-alives and management traffic."""
+
+    rail_drop_fraction: float = Field(default=0.02, ge=0, le=1)
+    """A port whose rate fell to this share of its own peak in the window is flat too: a
+    compute rail drops by orders of magnitude when the collectives stop, whatever its
+    keep-alive or checkpoint trickle."""
+
+    rail_majority: float = Field(default=0.5, ge=0, le=1)
+    """A node's RDMA is flat when the flat ports carried more than this share of the node's
+    peak traffic in the window. The job's collectives (NCCL spreads them over all compute
+    rails) are most of a node's RDMA bytes; a storage or GPUDirect Storage NIC keeps moving
+    during a hang, and must not veto "RDMA is zero", but carries a minor share."""
 
     util_busy_pct: float = Field(default=80.0, ge=0, le=100)
     """GPU util at or above this is "busy". NCCL's spinning kernels keep DCGM GPU_UTIL near
@@ -95,6 +116,12 @@ class HangSettings(BaseModel):
     sm_idle_max: float = Field(default=0.2, ge=0, le=1)
     """SM activity at or below this while busy means spin-waiting, not computing: an NCCL
     kernel occupies a handful of SMs, real compute keeps SM_ACTIVE well above 0.5."""
+
+    spin_power_fraction: float = Field(default=0.6, ge=0, le=1)
+    """Without SM activity (NVML only: ``sm_active`` null) a busy GPU drawing at most this
+    share of its own peak busy power in the attempt is spin-waiting: NCCL's spin kernels keep
+    util at 100 % on a few SMs and draw a third of a computing GPU's power (a thermally
+    throttled GPU still draws ~75 % of its peak: it computes)."""
 
     util_idle_pct: float = Field(default=10.0, ge=0, le=100)
     """GPU util at or below this is "idle" (nothing launched: e.g. a hung source rank)."""
@@ -108,17 +135,17 @@ class HangSettings(BaseModel):
     """Consecutive identical stack samples per rank. py-spy style dumps every ~5 s make
     this ~30 s; a healthy step moves through forward/backward/optimizer frames in seconds."""
 
-    comm_wait_fraction: float = Field(default=0.5, ge=0, le=1)
-    """Share of the frozen ranks that must sit in a communication frame: a hang leaves the
-    majority waiting on the culprit, whereas long evaluation, data loading or checkpoint
-    writes freeze the stack in compute or I/O frames."""
+    waiter_fraction: float = Field(default=0.5, ge=0, le=1)
+    """Share of the reporting ranks that must share one identical frozen stack (the waiter
+    group): a hang leaves the majority blocked at the same point waiting on the culprit,
+    whatever that point is called (NCCL returns at once; real waiters block in
+    ``synchronize``, ``.item()``, ``Work.wait`` or a barrier)."""
 
-    comm_markers: tuple[str, ...] = DEFAULT_COMM_MARKERS
-    """Frame substrings that mean "waiting in communication" (see DEFAULT_COMM_MARKERS)."""
+    io_markers: tuple[str, ...] = DEFAULT_IO_MARKERS
+    """Frame substrings of checkpoint I/O (see DEFAULT_IO_MARKERS): phase evidence only."""
 
-    comm_frame_depth: int = Field(default=3, ge=1)
-    """How many innermost frames are searched for a marker: the wait is at the top of the
-    stack; an outer frame named after communication (a training loop helper) is not."""
+    phase_log_markers: tuple[str, ...] = DEFAULT_PHASE_LOG_MARKERS
+    """Log substrings announcing a quiet phase (see DEFAULT_PHASE_LOG_MARKERS)."""
 
     # --- probe 4: collective stalled -------------------------------------------------
     collective_stall_s: float = Field(default=30.0, gt=0)
@@ -138,24 +165,40 @@ class HangSettings(BaseModel):
     """A sample older than this is no evidence (no data), e.g. from a dead node agent.
     60 s tolerates collectors sampling every 30 s that miss one sample."""
 
-    # --- lifecycle context ---------------------------------------------------------
-    checkpoint_budget_s: float = Field(default=1800.0, gt=0)
-    """A checkpoint explains silence and idleness for at least this long. 30 min is
-    Megatron-LM's distributed timeout, the longest public default for a healthy save."""
+    node_silence_s: float = Field(default=20.0, gt=0)
+    """A node none of whose sources (GPU, RDMA, stacks, flight recorder, logs, steps) has
+    reported for this long, while the job's other nodes report, has gone silent: a dead
+    node is evidence and names the source. 20 s is four missed 5 s samples; its ranks are
+    then left out of the other probes instead of voting with stale data for 60 s."""
 
-    init_budget_s: float = Field(default=1800.0, gt=0)
+    # --- lifecycle context ---------------------------------------------------------
+    watchdog_s: float = Field(default=600.0, gt=0)
+    """PyTorch ProcessGroupNCCL's default collective timeout. A hang inside a phase would
+    be killed by it: every phase budget stays below it (``phase_budget_max_s``)."""
+
+    phase_budget_max_s: float = Field(default=480.0, gt=0)
+    """Hard cap of any phase budget: 80 % of the watchdog, so a hang masked by a checkpoint,
+    an evaluation or an initialisation is still reported ~2 min before the watchdog fires."""
+
+    checkpoint_budget_s: float = Field(default=300.0, gt=0)
+    """Budget of a checkpoint (hooked, announced or seen in I/O frames) before the job has
+    a measured history: 5 min covers a rank-0 save of a large model (4 min in issue 14)."""
+
+    init_budget_s: float = Field(default=300.0, gt=0)
     """Same for initialisation and restart (NCCL init, checkpoint load, compilation)."""
 
     phase_overrun_factor: float = Field(default=4.0, ge=1)
-    """A phase lasting longer than this many times its longest earlier occurrence in the
-    job (and longer than its budget) is not explained any more: it is hung."""
+    """From the job's own measured history: a phase may last this many times the longest
+    earlier quiet period of the job (never more than ``phase_budget_max_s``)."""
 
     phase_explains: tuple[str, ...] = (
         "log_silent", "metrics_idle", "stacks_frozen", "collective_stalled",
     )
-    """Probes a checkpoint/initialisation/restart phase explains: a synchronous save is
+    """Probes a checkpoint/evaluation/initialisation phase explains: a synchronous save is
     silent, moves no gradients, sits in I/O frames and can hold ranks in a barrier while
-    the slowest writer finishes; initialisation (NCCL init, checkpoint load) likewise."""
+    the slowest writer finishes; initialisation (NCCL init, checkpoint load) likewise. A
+    phase explains only while the evidence fits it (see ``context.py``): a hooked checkpoint
+    during which steps still advance is asynchronous and explains nothing."""
 
     phase_history: int = Field(default=16, ge=1)
     """Earlier phase durations kept per phase kind for the overrun rule."""
@@ -171,6 +214,16 @@ class HangSettings(BaseModel):
     gradient all-reduce of its data-parallel group) while its other communicators are idle
     and level; healthy snapshot skew is filtered by requiring the leaders to be waiting."""
 
-    strong_methods: tuple[str, ...] = ("collective_lag",)
+    strong_methods: tuple[str, ...] = ("collective_lag", "node_silence")
     """Methods trusted alone when no other method disagrees: a rank that never entered the
-    collective the others wait in is direct, causal evidence (flight-recorder analysis)."""
+    collective the others wait in is direct, causal evidence (flight-recorder analysis);
+    so is a node whose every source stopped at once while the rest of the job waits. Any
+    method is also trusted alone when it is the only one with data (e.g. NVML-only nodes
+    without stacks or flight recorder: the idle GPU among spinning ones)."""
+
+    @model_validator(mode="after")
+    def _budgets_below_watchdog(self) -> Self:
+        """Every phase budget must end before the framework watchdog would fire."""
+        if self.phase_budget_max_s >= self.watchdog_s:
+            raise ValueError("phase_budget_max_s must stay below watchdog_s")
+        return self

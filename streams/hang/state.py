@@ -14,8 +14,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 JsonData = dict[str, Any]
-GpuPoint = tuple[int, float, float | None]
+"""The JSON form of a state (values are JSON types; nested shapes per ``dump_state``)."""
+GpuPoint = tuple[int, float, float | None, float]
+"""(event time us, util %, SM activity 0-1 or None on NVML-only nodes, power W)."""
 NetPoint = tuple[int, int]
+"""(event time us, tx + rx bytes of one port)."""
 MAX_POINTS = 256
 """Hard cap per buffer, on top of time pruning, in case a producer samples very fast."""
 MAX_GAPS = 32
@@ -39,13 +42,13 @@ def seconds(value: float) -> int:
 
 @dataclass
 class StackRun:
-    """The trailing run of identical stack samples of one rank."""
+    """The trailing run of identical stack samples of one rank; ``io``: checkpoint I/O frames."""
 
     sig: str
     start_us: int
     length: int
     last_us: int
-    comm: bool
+    io: bool
 
 
 @dataclass
@@ -65,9 +68,16 @@ class AttemptState:
 
     gpu: dict[int, deque[GpuPoint]] = field(default_factory=dict)
     net: dict[str, deque[NetPoint]] = field(default_factory=dict)
+    """Per port, keyed ``node|device:port``."""
+    power_peak_w: dict[int, float] = field(default_factory=dict)
+    """Highest power each rank's GPU drew while busy in this attempt (NVML-only spin test)."""
     stacks: dict[int, StackRun] = field(default_factory=dict)
     colls: dict[tuple[int, str], Snapshot] = field(default_factory=dict)
+    node_seen_us: dict[str, int] = field(default_factory=dict)
+    """Latest event time any source of each node reported (node silence)."""
     last_log_us: int | None = None
+    phase_line: str | None = None
+    """The quiet phase (``checkpoint``/``eval``) the job's latest training line announced."""
     log_gaps: deque[int] = field(default_factory=lambda: deque(maxlen=MAX_GAPS))
     step_ms: deque[float] = field(default_factory=lambda: deque(maxlen=MAX_GAPS))
     saw_steps: bool = False
@@ -77,6 +87,8 @@ class AttemptState:
     verdict_open: bool = False
     verdict_step: int | None = None
     verdict_us: int | None = None
+    hook_step: int | None = None
+    """``max_step`` when the open checkpoint hook began: progress past it means asynchronous."""
 
 
 @dataclass
@@ -85,7 +97,9 @@ class JobState:
 
     ``phase`` is one of ``none`` (no lifecycle seen), ``init`` (scheduled/restarting until
     running), ``train``, ``checkpoint`` or ``terminal`` (failed/finished/cancelled: no vote).
-    ``history`` maps a phase to its earlier durations in seconds (most recent last).
+    ``history`` maps a phase to its earlier durations in seconds (most recent last); the
+    ``quiet`` entry keeps the job's earlier quiet periods (no log, no step) that ended with
+    progress, whatever caused them.
     """
 
     job_id: str | None = None
@@ -124,9 +138,13 @@ def _dump_run(run: AttemptState) -> JsonData:
     return {
         "gpu": [[r, [list(p) for p in pts]] for r, pts in sorted(run.gpu.items())],
         "net": [[n, [list(p) for p in pts]] for n, pts in sorted(run.net.items())],
+        "power_peak_w": [[r, w] for r, w in sorted(run.power_peak_w.items())],
         "stacks": [[r, dict(vars(s))] for r, s in sorted(run.stacks.items())],
         "colls": [[r, g, dict(vars(s))] for (r, g), s in sorted(run.colls.items())],
+        "node_seen_us": [[n, t] for n, t in sorted(run.node_seen_us.items())],
         "last_log_us": run.last_log_us,
+        "phase_line": run.phase_line,
+        "hook_step": run.hook_step,
         "log_gaps": list(run.log_gaps),
         "step_ms": list(run.step_ms),
         "saw_steps": run.saw_steps,
@@ -157,15 +175,17 @@ def load_state(data: JsonData) -> JobState:
 
 def _load_run(data: JsonData) -> AttemptState:
     run = AttemptState(
-        gpu={int(r): deque(((p[0], p[1], p[2]) for p in pts), maxlen=MAX_POINTS)
+        gpu={int(r): deque(((p[0], p[1], p[2], p[3]) for p in pts), maxlen=MAX_POINTS)
              for r, pts in data["gpu"]},
         net={str(n): deque(((p[0], p[1]) for p in pts), maxlen=MAX_POINTS)
              for n, pts in data["net"]},
+        power_peak_w={int(r): float(w) for r, w in data["power_peak_w"]},
         stacks={int(r): StackRun(**s) for r, s in data["stacks"]},
         colls={(int(r), str(g)): Snapshot(**s) for r, g, s in data["colls"]},
+        node_seen_us={str(n): int(t) for n, t in data["node_seen_us"]},
     )
     for name in ("last_log_us", "saw_steps", "max_step", "last_progress_us", "floor_us",
-                 "verdict_open", "verdict_step", "verdict_us"):
+                 "verdict_open", "verdict_step", "verdict_us", "phase_line", "hook_step"):
         setattr(run, name, data[name])
     run.log_gaps.extend(data["log_gaps"])
     run.step_ms.extend(data["step_ms"])

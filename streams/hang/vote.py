@@ -1,10 +1,24 @@
-"""The vote: four probes, lifecycle context, K-of-4, one verdict per hang episode.
+"""The vote: the probes that have data, lifecycle context, an adaptive quorum, one verdict
+per hang episode.
 
 A vote is evaluated at ``window_end`` on the fixed event-time grid; it counts the probes
-that are True and not explained by the job's lifecycle phase (explained probes are reported
-as False: the phase accounts for them). ``hang`` is ``votes >= k``. The first hang vote of
-an episode also yields a :class:`HangVerdict`; the episode stays open (no further verdicts)
-until the job makes progress again or a new attempt begins.
+that are True and not explained by the job's phase (explained probes are reported as False:
+the phase accounts for them). The quorum adapts to how many probes have data (``quorum``):
+``max(k, strict majority)`` with two or more, the single probe alone otherwise (over its
+longer solo window). The first hang vote of an episode also yields a :class:`HangVerdict`;
+the episode stays open (no further verdicts) until the job makes progress again or a new
+attempt begins.
+
+Times: ``detected_at`` is the grid point at which the evidence was complete (the vote
+passed); the verdict's ``event_time`` is its emission, the event time of the event that
+made the detector evaluate that grid point. Latency is measured from the true onset to
+the emission.
+
+Latency by availability profile (defaults, 5 s samples, 10 s log cadence), onset to
+emission: all four probes ~35-40 s (three of four agree after the 30 s stall/idle windows
+and six frozen samples); NVML-only metrics + logs (no stacks, no flight recorder: two
+probes, both needed) ~50-55 s (log silence: 45 s or 5 median gaps); logs + step progress
+only ~95-100 s (``solo_silence_s``).
 """
 
 from __future__ import annotations
@@ -12,10 +26,12 @@ from __future__ import annotations
 from statistics import median_low
 
 from schemas import Event, HangSignals, HangVerdict, HangVote, derived_id
-from streams.hang.context import explained, overrun
+from streams.hang.context import current_phase, explained, overrun
 from streams.hang.localize import localize
 from streams.hang.probes import Probe, run_probes
 from streams.hang.settings import HangSettings
+from streams.hang.silence import silent_nodes, silent_ranks
+from streams.hang.stackview import stack_view
 from streams.hang.state import JobState, from_us, seconds
 
 
@@ -35,23 +51,37 @@ def estimate_onset(probes: dict[str, Probe], signals: HangSignals, floor: int | 
     return max(onset, floor) if floor is not None else onset
 
 
-def evaluate(state: JobState, now: int, s: HangSettings) -> list[Event]:
-    """One evaluation at event time ``now``: a HangVote, plus a HangVerdict if a hang starts.
+def quorum(available: int, s: HangSettings) -> int:
+    """Probes that must vote when ``available`` probes have data (see the module docstring)."""
+    if available <= 1:
+        return 1
+    return max(s.k, available // 2 + 1)
 
-    Mutates ``state`` only to open a verdict episode. Requires ``state.job_id`` and
-    ``state.cluster`` (the detector only calls it for placed, non-terminal jobs).
+
+def evaluate(state: JobState, now_us: int, s: HangSettings, emit_us: int | None = None) -> list[Event]:
+    """One evaluation at grid point ``now_us``: a HangVote, plus a HangVerdict if a hang starts.
+
+    ``emit_us`` is the event time of the event that triggered the evaluation (default
+    ``now_us``). Mutates ``state`` only to open a verdict episode. Requires ``state.job_id``
+    and ``state.cluster`` (the detector only calls it for placed, non-terminal jobs).
     """
-    probes = run_probes(state, now, s, relaxed=overrun(state, now, s))
-    signals = signals_of(probes, explained(state, now, s))
+    silent = silent_nodes(state, now_us, s)
+    excluded = silent_ranks(state, silent)
+    view = stack_view(state, now_us, s, excluded)
+    phase = current_phase(state, now_us, view if view.reporting else None)
+    probes = run_probes(state, now_us, s, overrun(state, phase, now_us, s), excluded, view)
+    signals = signals_of(probes, explained(state, phase, now_us, s))
+    available = sum(1 for p in probes.values() if p.value is not None)
     votes = sum(1 for n in probes if getattr(signals, n) is True)
-    vote = _vote(state, now, s, signals, votes)
+    vote = _vote(state, now_us, s, signals, votes, votes >= 1 and votes >= quorum(available, s))
     if not vote.hang or state.run.verdict_open:
         return [vote]
-    return [vote, _verdict(state, now, s, probes, signals)]
+    return [vote, _verdict(state, now_us, max(now_us, emit_us or now_us), s, probes, signals)]
 
 
-def _vote(state: JobState, now: int, s: HangSettings, signals: HangSignals, votes: int) -> HangVote:
-    job_id, end = str(state.job_id), from_us(now)
+def _vote(state: JobState, now_us: int, s: HangSettings, signals: HangSignals, votes: int,
+          hang: bool) -> HangVote:
+    job_id, end = str(state.job_id), from_us(now_us)
     vote_id = derived_id("hang_vote", job_id, state.attempt, end)
     return HangVote(
         event_id=vote_id,
@@ -59,34 +89,37 @@ def _vote(state: JobState, now: int, s: HangSettings, signals: HangSignals, vote
         cluster=str(state.cluster),
         job_id=job_id,
         attempt=state.attempt,
-        window_start=from_us(now - seconds(s.window_s)),
+        window_start=from_us(now_us - seconds(s.window_s)),
         window_end=end,
         signals=signals,
         votes=votes,
-        hang=votes >= s.k,
+        hang=hang,
     )
 
 
 def _verdict(
-    state: JobState, now: int, s: HangSettings, probes: dict[str, Probe], signals: HangSignals
+    state: JobState, now_us: int, emit_us: int, s: HangSettings, probes: dict[str, Probe], signals: HangSignals
 ) -> HangVerdict:
     """Build the episode's verdict and open the episode in ``state``."""
     job_id = str(state.job_id)
-    onset = from_us(estimate_onset(probes, signals, state.run.floor_us))
+    source = localize(state, now_us, s)
+    onset_us = estimate_onset(probes, signals, state.run.floor_us)
+    if source.silent_since_us is not None:  # a dead node: its silence began the hang
+        onset_us = min(onset_us, source.silent_since_us)
+    onset = from_us(onset_us)
     verdict_id = derived_id("hang_verdict", job_id, state.attempt, onset)
-    source = localize(state, now, s)
     run = state.run
-    run.verdict_open, run.verdict_us = True, now
+    run.verdict_open, run.verdict_us = True, now_us
     run.verdict_step = run.max_step if run.max_step is not None else -1
     return HangVerdict(
         event_id=verdict_id,
-        event_time=from_us(now),
+        event_time=from_us(emit_us),
         cluster=str(state.cluster),
         verdict_id=verdict_id,
         job_id=job_id,
         attempt=state.attempt,
         onset_time=onset,
-        detected_at=from_us(now),
+        detected_at=from_us(now_us),
         signals=signals,
         source_ranks=source.ranks,
         source_nodes=source.nodes,

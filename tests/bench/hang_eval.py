@@ -1,14 +1,27 @@
-"""Evaluate the hang detector on randomized simulated scenarios.
+"""Evaluate the hang detector on randomized simulated scenarios it was not tuned on.
 
-    python -m tests.bench.hang_eval --scenarios 40 --seed 1
+    python -m tests.bench.hang_eval --scenarios 60 --seed 2 --healthy-hours 200
 
-Scenario ``i`` draws (from ``seed`` and ``i`` only) a job size, an onset and a kind, cycling
-through the kinds so every batch mixes them: hang with a single source, two sources or a
-uniform freeze, a long checkpoint trap and a long evaluation trap, with per-node speed
-noise. Healthy load is a separate fleet with several jobs and no injected fault. Prints
-detection latency p50/p95 from the true onset, detection rate, exact-source rates, verdicts
-on traps and false verdicts per 1000 job-hours. This module may import the simulator; the
-detector it evaluates may not.
+Scenario ``i`` of batch ``seed`` draws (from ``seed`` and ``i`` only) a condition, cycling
+through them so every batch mixes them, and independently a telemetry profile and the
+variation knobs of ``producers.simulator.Variation``:
+
+- hangs: ``single`` / ``two`` sources, ``uniform`` freeze, ``dead_node`` (every source of one
+  node stops), ``one_node`` (all ranks of a one-node job freeze alike), ``async_ckpt`` (a
+  single-source hang during an asynchronous checkpoint);
+- traps (no hang): ``checkpoint`` (a long synchronous save, 60-300 s), ``rank0_save`` (rank 0
+  writes for 60-300 s while the others wait in a barrier), ``eval`` (120-900 s);
+- profiles: ``full``, ``nvml_only`` (sm_active null), ``no_stacks``, ``no_fr`` (no flight
+  recorder), ``nvml_logs`` (NVML metrics + logs, no stacks, no flight recorder),
+  ``logs_only`` (logs + step progress);
+- knobs: real waiter frames, no lifecycle hooks, asynchronous periodic checkpoints, rank-0
+  checkpoint writer, storage traffic on an IB port, one node's clock skewed by up to 5 s.
+
+Figures: recall, exact source, latency p50/p95 from the true onset to the verdict's emission
+(its event time), false verdicts per condition and per profile, and a healthy false-alarm
+bound from ``--healthy-hours`` job-hours of healthy small jobs with heterogeneity, periodic
+(sync or async, all-rank or rank-0) checkpoints and evaluations. This module may import the
+simulator; the detector it evaluates may not.
 """
 
 from __future__ import annotations
@@ -19,44 +32,92 @@ import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
-from producers.simulator import FleetConfig, simulate
+from producers.simulator import FleetConfig, Variation, simulate
 from producers.simulator import scenarios as sc
 from schemas import Event, GpuSample, HangVerdict, JobEvent, NetSample
 from streams.hang.detector import HangDetector
 from streams.hang.settings import HangSettings
 from streams.hang.state import JobState
 
-KINDS = ("single", "two", "uniform", "checkpoint", "eval")
+HANG_KINDS = ("single", "two", "uniform", "dead_node", "one_node", "async_ckpt")
+TRAP_KINDS = ("checkpoint", "rank0_save", "eval")
+KINDS = HANG_KINDS + TRAP_KINDS
+PROFILES = ("full", "nvml_only", "no_stacks", "no_fr", "nvml_logs", "logs_only")
+START_S = 23.0
+"""When a simulated job starts training (scheduled 3 s + init 15 s + start 5 s)."""
 
 
 @dataclass(frozen=True)
 class Case:
-    """One randomized scenario run: the fleet, what is injected and its kind."""
+    """One randomized scenario run: the fleet, what is injected, its condition and profile."""
 
     kind: str
+    profile: str
     config: FleetConfig
     scenarios: tuple[Any, ...]
 
 
+def profile_knobs(profile: str) -> dict[str, bool]:
+    """The Variation fields of a telemetry availability profile."""
+    return {
+        "full": {},
+        "nvml_only": {"sm_active": False},
+        "no_stacks": {"stacks": False},
+        "no_fr": {"flight_recorder": False},
+        "nvml_logs": {"sm_active": False, "stacks": False, "flight_recorder": False},
+        "logs_only": {"node_metrics": False, "stacks": False, "flight_recorder": False},
+    }[profile]
+
+
+def draw_variation(rng: random.Random, profile: str, nodes: int, kind: str) -> Variation:
+    """Random knobs for one run (``kind`` forces the ones its condition needs)."""
+    skew = rng.random() < 0.3
+    return Variation(
+        **profile_knobs(profile),
+        waiter_frames="real" if rng.random() < 0.5 else "named",
+        hooks=rng.random() < 0.5,
+        async_checkpoint=kind == "async_ckpt" or (kind != "checkpoint" and rng.random() < 0.3),
+        checkpoint_writer="rank0" if kind == "rank0_save" or (kind != "checkpoint" and rng.random() < 0.3)
+        else "all",
+        storage_port=rng.random() < 0.5,
+        skew_node=rng.randrange(nodes) if skew else None,
+        skew_s=rng.uniform(-5.0, 5.0) if skew else 0.0,
+    )
+
+
 def draw_case(seed: int, index: int) -> Case:
     """Scenario ``index`` of the batch ``seed`` (deterministic)."""
-    rng = random.Random(f"hang-eval/{seed}/{index}")
+    rng = random.Random(f"hang-eval/v2/{seed}/{index}")
     kind = KINDS[index % len(KINDS)]
+    profile = rng.choice(PROFILES)
     duration = rng.choice([1800.0, 2400.0])
-    config = FleetConfig(nodes=rng.choice([2, 4, 8]), gpus_per_node=8, jobs=1, duration_s=duration,
-                         seed=rng.randrange(1_000_000), cluster="eval")
+    nodes = 1 if kind == "one_node" else rng.choice([2, 4] if kind in ("two", "dead_node") else [1, 2, 4])
+    every = rng.choice([300.0, 600.0])
+    ckpt_s = rng.uniform(20.0, 60.0) if kind != "async_ckpt" else rng.uniform(60.0, 180.0)
+    config = FleetConfig(nodes=nodes, gpus_per_node=8, jobs=1, duration_s=duration,
+                         seed=rng.randrange(1_000_000), cluster="eval", checkpoint_every_s=every,
+                         checkpoint_duration_s=ckpt_s, variation=draw_variation(rng, profile, nodes, kind))
     at_s = rng.uniform(240.0, duration - 700.0)
     noise = sc.Heterogeneity(job=0, spread=rng.uniform(0.0, 0.1))
-    injected: Any
+    return Case(kind, profile, config, (noise, _injected(kind, rng, at_s, every, ckpt_s, nodes)))
+
+
+def _injected(kind: str, rng: random.Random, at_s: float, every: float, ckpt_s: float, nodes: int) -> Any:
     if kind in ("single", "two", "uniform"):
-        injected = sc.Hang(job=0, at_s=at_s, source=kind)  # type: ignore[arg-type]  # kind is a HangSource here
-    elif kind == "checkpoint":
-        injected = sc.LongCheckpoint(job=0, at_s=at_s, duration_s=rng.uniform(240.0, 900.0))
-    else:
-        injected = sc.LongEval(job=0, at_s=at_s, duration_s=rng.uniform(240.0, 900.0))
-    return Case(kind, config, (noise, injected))
+        return sc.Hang(job=0, at_s=at_s, source=kind)  # type: ignore[arg-type]  # kind is a HangSource here
+    if kind == "one_node":
+        return sc.Hang(job=0, at_s=at_s, source="uniform")
+    if kind == "dead_node":
+        return sc.Hang(job=0, at_s=at_s, dead_node=rng.randrange(nodes))
+    if kind == "async_ckpt":  # inside a background write: k-th checkpoint start + part of it
+        k = max(1, int((at_s - START_S) // every))
+        return sc.Hang(job=0, at_s=START_S + k * every + rng.uniform(2.0, ckpt_s - 2.0), source="single")
+    if kind in ("checkpoint", "rank0_save"):
+        return sc.LongCheckpoint(job=0, at_s=at_s, duration_s=rng.uniform(60.0, 300.0))
+    return sc.LongEval(job=0, at_s=at_s, duration_s=rng.uniform(120.0, 900.0))
 
 
 def route(events: Iterable[Event]) -> dict[str, list[Event]]:
@@ -75,16 +136,32 @@ def route(events: Iterable[Event]) -> dict[str, list[Event]]:
     return by_job
 
 
-def detect(events: Sequence[Event], settings: HangSettings) -> list[HangVerdict]:
-    """Run one job's events through a fresh detector (flushing at the end); its verdicts."""
+def detect(events: Sequence[Event], settings: HangSettings, until: datetime | None = None,
+           tick_s: float | None = None) -> list[HangVerdict]:
+    """Run one job's events through a fresh detector; its verdicts.
+
+    Like the streaming shell, the detector is also flushed as the stream's clock advances
+    (every ``tick_s`` of event time, default ``eval_every_s``, up to ``until``, default the
+    last event): a job that has gone completely silent still gets evaluated.
+    """
     detector = HangDetector(settings)
     state: JobState = detector.initial()
     out: list[Event] = []
+    if not events:
+        return []
+    tick = timedelta(seconds=tick_s or settings.eval_every_s)
+    end = until or max(e.event_time for e in events[-50:])
+    clock = events[0].event_time
     for event in events:
+        while clock + tick < event.event_time:
+            clock += tick
+            state, emitted = detector.flush(state, clock)
+            out += emitted
         state, emitted = detector.step(state, event)
         out += emitted
-    if events:
-        state, emitted = detector.flush(state, events[-1].event_time)
+    while clock < end:
+        clock = min(end, clock + tick)
+        state, emitted = detector.flush(state, clock)
         out += emitted
     return [e for e in out if isinstance(e, HangVerdict)]
 
@@ -98,94 +175,158 @@ def percentile(values: Sequence[float], q: float) -> float | None:
 
 
 @dataclass
-class Tally:
-    """Counters accumulated over a batch; ``exact`` is per hang kind, one flag per detection."""
+class Cell:
+    """Counters of one condition or profile."""
 
-    latencies: list[float] = field(default_factory=list)
+    runs: int = 0
     hangs: int = 0
     detected: int = 0
-    exact: dict[str, list[bool]] = field(default_factory=lambda: {k: [] for k in KINDS[:3]})
-    traps: int = 0
-    trap_verdicts: int = 0
-    early_verdicts: int = 0
+    exact: int = 0
+    false_verdicts: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+    def figures(self) -> dict[str, Any]:
+        """The cell as a JSON-ready dict."""
+        return {"runs": self.runs, "hangs": self.hangs, "detected": self.detected, "exact": self.exact,
+                "false_verdicts": self.false_verdicts, "latency_p50_s": percentile(self.latencies, 50),
+                "latency_p95_s": percentile(self.latencies, 95)}
 
 
-def score_case(case: Case, tally: Tally, settings: HangSettings) -> None:
+@dataclass
+class Tally:
+    """Counters of a batch: overall, per condition and per profile; misses for the report."""
+
+    total: Cell = field(default_factory=Cell)
+    by_kind: dict[str, Cell] = field(default_factory=dict)
+    by_profile: dict[str, Cell] = field(default_factory=dict)
+    misses: list[str] = field(default_factory=list)
+
+    def cells(self, case: Case) -> list[Cell]:
+        """The cells a case counts in."""
+        return [self.total, self.by_kind.setdefault(case.kind, Cell()),
+                self.by_profile.setdefault(case.profile, Cell())]
+
+
+def score_case(index: int, case: Case, tally: Tally, settings: HangSettings) -> None:
     """Simulate ``case``, run the detector, and add its outcome to ``tally``."""
     run = simulate(case.config, list(case.scenarios))
-    verdicts = detect(route(run.events).get("job-0000", []), settings)
+    end = case.config.at(case.config.duration_ms)
+    verdicts = detect(route(run.events).get("job-0000", []), settings, until=end)
     truth = next((t for t in run.truth if t.kind == "hang"), None)
-    if case.kind in ("checkpoint", "eval"):
-        tally.traps += 1
-        tally.trap_verdicts += len(verdicts)
+    label = f"#{index} {case.kind}/{case.profile} [{case.config.variation.describe()}]"
+    for cell in tally.cells(case):
+        cell.runs += 1
+    if case.kind in TRAP_KINDS or truth is None:
+        for cell in tally.cells(case):
+            cell.false_verdicts += len(verdicts)
+        if verdicts:
+            tally.misses.append(f"{label}: {len(verdicts)} verdict(s) on a trap")
         return
-    if truth is None:
-        return
-    tally.hangs += 1
-    tally.early_verdicts += sum(1 for v in verdicts if v.detected_at < truth.onset)
-    hit = next((v for v in verdicts if v.detected_at >= truth.onset), None)
-    if hit is None:
-        return
-    tally.detected += 1
-    tally.latencies.append((hit.detected_at - truth.onset).total_seconds())
-    tally.exact[case.kind].append(tuple(sorted(hit.source_nodes)) == tuple(sorted(truth.node_ids)))
+    assert truth is not None
+    early = [v for v in verdicts if v.event_time < truth.onset]
+    hit = next((v for v in verdicts if v.event_time >= truth.onset), None)
+    latency = None if hit is None else (hit.event_time - truth.onset).total_seconds()
+    exact = hit is not None and tuple(sorted(hit.source_nodes)) == tuple(sorted(truth.node_ids))
+    for cell in tally.cells(case):
+        cell.hangs += 1
+        cell.false_verdicts += len(early)
+        if latency is not None:
+            cell.detected += 1
+            cell.latencies.append(latency)
+            cell.exact += exact
+    if hit is None or early or not exact:
+        named = None if hit is None else list(hit.source_nodes)
+        tally.misses.append(f"{label}: latency={latency} named={named} truth={list(truth.node_ids)} "
+                            f"early={len(early)}")
 
 
-def healthy_false_verdicts(seed: int, runs: int, settings: HangSettings) -> tuple[float, int]:
-    """Job-hours simulated and verdicts issued on a healthy fleet of 4 jobs x 1 h per run."""
-    hours, verdicts = 0.0, 0
-    for i in range(runs):
-        config = FleetConfig(nodes=8, gpus_per_node=8, jobs=4, duration_s=3600.0,
-                             seed=seed * 1000 + i, cluster="healthy")
-        noise = [sc.Heterogeneity(job=j, spread=0.08) for j in range(config.jobs)]
-        for events in route(simulate(config, noise).events).values():
-            verdicts += len(detect(events, settings))
-        hours += config.jobs * config.duration_s / 3600.0
-    return hours, verdicts
+def healthy_false_verdicts(seed: int, hours: float, settings: HangSettings) -> tuple[float, int, list[str]]:
+    """Job-hours simulated and verdicts issued on healthy fleets of small jobs.
+
+    Each fleet (2 h, 4 jobs of 2 nodes x 2 GPUs) draws a profile and knobs; every job gets
+    heterogeneity, periodic checkpoints and a few evaluations of 2-15 min; one job in four a
+    long synchronous save of 1-5 min.
+    """
+    done, verdicts, notes, i = 0.0, 0, [], 0
+    while done < hours:
+        rng = random.Random(f"hang-eval/healthy/{seed}/{i}")
+        profile = rng.choice(PROFILES)
+        config = FleetConfig(nodes=8, gpus_per_node=2, jobs=4, duration_s=7200.0, seed=rng.randrange(10**6),
+                             cluster="healthy", checkpoint_every_s=rng.choice([300.0, 600.0]),
+                             checkpoint_duration_s=rng.uniform(10.0, 60.0),
+                             variation=draw_variation(rng, profile, 8, "healthy"))
+        scenarios: list[Any] = []
+        for j in range(config.jobs):
+            scenarios.append(sc.Heterogeneity(job=j, spread=rng.uniform(0.0, 0.1)))
+            scenarios += [sc.LongEval(job=j, at_s=t, duration_s=rng.uniform(120.0, 900.0))
+                          for t in (rng.uniform(600, 2400), rng.uniform(3600, 5400))]
+            if j == 0:
+                scenarios.append(sc.LongCheckpoint(job=j, at_s=rng.uniform(2400, 3400),
+                                                   duration_s=rng.uniform(60.0, 300.0)))
+        for job, events in sorted(route(simulate(config, scenarios).events).items()):
+            found = detect(events, settings, until=config.at(config.duration_ms))
+            verdicts += len(found)
+            if found:
+                notes.append(f"healthy fleet {i} {job} {profile} [{config.variation.describe()}]: "
+                             f"{len(found)} verdict(s) at {[v.event_time.isoformat() for v in found]}")
+        done += config.jobs * config.duration_s / 3600.0
+        i += 1
+    return done, verdicts, notes
 
 
-def _rate(flags: list[bool]) -> float | None:
-    return sum(flags) / len(flags) if flags else None
-
-
-def evaluate(n: int = 40, seed: int = 1, healthy_runs: int = 2,
+def evaluate(n: int = 45, seed: int = 1, healthy_hours: float = 200.0,
              settings: HangSettings | None = None) -> dict[str, Any]:
-    """Run ``n`` randomized scenarios and ``healthy_runs`` healthy fleets; the figures as a dict."""
+    """Run ``n`` randomized scenarios and the healthy fleets; the figures as a dict."""
     settings = settings or HangSettings()
     tally = Tally()
     for i in range(n):
-        score_case(draw_case(seed, i), tally, settings)
-    hours, false = healthy_false_verdicts(seed, healthy_runs, settings)
+        score_case(i, draw_case(seed, i), tally, settings)
+    hours, false, notes = healthy_false_verdicts(seed, healthy_hours, settings) if healthy_hours > 0 \
+        else (0.0, 0, [])
+    t = tally.total
     return {
-        "scenarios": n, "seed": seed, "hangs": tally.hangs, "detected": tally.detected,
-        "detection_rate": tally.detected / tally.hangs if tally.hangs else None,
-        "latency_p50_s": percentile(tally.latencies, 50),
-        "latency_p95_s": percentile(tally.latencies, 95),
-        "latency_max_s": max(tally.latencies, default=None),
-        "single_source_exact_rate": _rate(tally.exact["single"]),
-        "two_source_exact_rate": _rate(tally.exact["two"]),
-        "uniform_no_source_rate": _rate(tally.exact["uniform"]),
-        "verdicts_before_onset": tally.early_verdicts,
-        "trap_runs": tally.traps, "trap_verdicts": tally.trap_verdicts,
+        "scenarios": n, "seed": seed, "hangs": t.hangs, "detected": t.detected,
+        "recall": t.detected / t.hangs if t.hangs else None,
+        "exact_source_rate": t.exact / t.detected if t.detected else None,
+        "latency_p50_s": percentile(t.latencies, 50), "latency_p95_s": percentile(t.latencies, 95),
+        "latency_max_s": max(t.latencies, default=None),
+        "false_verdicts": t.false_verdicts,
+        "by_condition": {k: tally.by_kind[k].figures() for k in KINDS if k in tally.by_kind},
+        "by_profile": {p: tally.by_profile[p].figures() for p in PROFILES if p in tally.by_profile},
         "healthy_job_hours": hours, "healthy_false_verdicts": false,
         "false_verdicts_per_1000_job_hours": 1000.0 * false / hours if hours else None,
+        "misses": tally.misses + notes,
     }
+
+
+def _print(result: dict[str, Any]) -> None:
+    for key, value in result.items():
+        if isinstance(value, dict):
+            print(key)
+            for name, cell in value.items():
+                print(f"  {name:12s} " + " ".join(f"{k}={v:.1f}" if isinstance(v, float) else f"{k}={v}"
+                                                 for k, v in cell.items()))
+        elif isinstance(value, list):
+            print(f"{key} ({len(value)})")
+            for line in value:
+                print(f"  {line}")
+        else:
+            print(f"{key:34s} {value:.3f}" if isinstance(value, float) else f"{key:34s} {value}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """CLI entry point; prints the figures (text, or JSON with ``--json``)."""
     parser = argparse.ArgumentParser(prog="python -m tests.bench.hang_eval", description=__doc__.split("\n")[0])
-    parser.add_argument("--scenarios", type=int, default=40)
+    parser.add_argument("--scenarios", type=int, default=45)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--healthy-runs", type=int, default=2, help="healthy fleets of 4 jobs x 1 h")
+    parser.add_argument("--healthy-hours", type=float, default=200.0, help="healthy job-hours (0: skip)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    result = evaluate(args.scenarios, args.seed, args.healthy_runs)
+    result = evaluate(args.scenarios, args.seed, args.healthy_hours)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        for key, value in result.items():
-            print(f"{key:34s} {value:.3f}" if isinstance(value, float) else f"{key:34s} {value}")
+        _print(result)
     return 0
 
 

@@ -72,13 +72,16 @@ def gpu_samples(start: float, end: float, node: str = "n1", every: float = 5.0,
     return out
 
 
+TWO_SIGNALS = HangSignals(log_silent=True, stacks_frozen=True)
+
+
 def hang(s: float, nodes: Iterable[str], job_id: str = "j1", attempt: int = 0,
-         confidence: float = 0.9, cluster: str = "c1") -> HangVerdict:
-    """A hang verdict detected at ``s`` localised to ``nodes``."""
+         confidence: float = 0.9, cluster: str = "c1", signals: HangSignals = TWO_SIGNALS) -> HangVerdict:
+    """A hang verdict detected at ``s`` localised to ``nodes``, seen by ``signals``."""
     vid = derived_id("hang_verdict", job_id, attempt, at(s))
     return HangVerdict(event_id=vid, event_time=at(s), cluster=cluster, verdict_id=vid,
                        job_id=job_id, attempt=attempt, onset_time=at(s - 120), detected_at=at(s),
-                       signals=HangSignals(log_silent=True), source_nodes=tuple(nodes),
+                       signals=signals, source_nodes=tuple(nodes),
                        confidence=confidence)
 
 

@@ -7,7 +7,7 @@ from datetime import timedelta
 from decide_chain import decide_all, run_all
 from decide_events import at, fault, hang, job, running_job, slow, steps
 
-from schemas import Decision, derived_id
+from schemas import Decision, HangSignals, derived_id
 from streams.decide import GuardSettings, PolicySettings
 
 
@@ -230,3 +230,11 @@ def test_corrected_errors_alone_never_take_a_node_until_the_lemon_threshold() ->
     out = decide_all([*running_job(until=100), *corrected], policy=cfg)
     assert actions(out) == [("drain_reboot_nodes", ("n2",), "cluster"), ("notify", ("n2",), "none")]
     assert set(out[0].reason.cause_ids) == {f.fault_id for f in corrected}
+
+
+def test_a_hang_seen_by_log_silence_alone_only_notifies() -> None:
+    """A logs-and-steps-only job: a long evaluation looks like a hang; never restart on that."""
+    events = [job("scheduled", 0, nodes=["n1", "n2"]), job("running", 1), *steps(2, 300),
+              hang(900, [], signals=HangSignals(log_silent=True))]
+    decided = decide_all(events)
+    assert [(d.action, d.policy_rule) for d in decided] == [("notify", "weak_hang_evidence")]

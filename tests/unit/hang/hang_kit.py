@@ -40,6 +40,7 @@ WAIT = ("main (train.py:1)", "train_step (train.py:41)", "all_reduce (distribute
 STUCK = ("main (train.py:1)", "train_step (train.py:40)", "forward (model.py:12)", "bad_kernel (ops.py:7)")
 SAVE = ("main (train.py:1)", "save_checkpoint (ckpt.py:10)", "write (serialization.py:300)")
 EVAL = ("main (train.py:1)", "evaluate (eval.py:20)", "forward (model.py:12)")
+BARRIER = ("main (train.py:1)", "on_step_end (loop.py:77)", "barrier (distributed_c10d.py:4562)")
 
 
 def at(s: float) -> datetime:
@@ -66,7 +67,8 @@ class Job:
 
 @dataclass(frozen=True)
 class Episode:
-    """From ``start_s`` to ``end_s`` the job is in ``kind``: hang, checkpoint, eval, dataload."""
+    """From ``start_s`` to ``end_s`` the job is in ``kind``: hang, checkpoint, eval, dataload,
+    rank0_save (rank 0 writes, the others wait in a barrier)."""
 
     kind: str
     start_s: float
@@ -101,8 +103,9 @@ def _gpu(job: Job, node: int, s: float, ep: Episode | None) -> GpuSample:
     for i in range(job.gpus):
         rank = node * job.gpus + i
         util, sm = _util(rank, ep)
+        power = 650.0 if sm >= 0.5 else 250.0 if util >= 80 else 100.0  # compute / spin / idle
         stats.append(GpuStats(index=i, util_pct=util, sm_active=sm, mem_used_bytes=1, temp_c=60,
-                              power_w=300, ecc_sbe_total=0, ecc_dbe_total=0,
+                              power_w=power, ecc_sbe_total=0, ecc_dbe_total=0,
                               nvlink_crc_errors_total=0, pcie_replay_total=0, throttle_reasons=0))
     return GpuSample(event_id=f"g-{node}-{s}", event_time=at(s), cluster="t",
                      node_id=f"node-{node + 1:04d}", gpus=tuple(stats))
@@ -113,6 +116,8 @@ def _util(rank: int, ep: Episode | None) -> tuple[float, float]:
         return 97.0, 0.75
     if ep.kind == "hang":
         return (0.0, 0.0) if rank in ep.sources else (100.0, 0.04)
+    if ep.kind == "rank0_save":
+        return (2.0, 0.01) if rank == 0 else (100.0, 0.04)  # the others spin in a barrier
     if ep.kind == "eval":
         return 98.0, 0.8
     return 2.0, 0.01  # checkpoint / data loading: GPUs wait for I/O
@@ -134,6 +139,8 @@ def _frames(rank: int, s: float, ep: Episode | None) -> tuple[str, ...]:
         return HEALTHY_FRAMES[(int(s // 5) + rank) % len(HEALTHY_FRAMES)]
     if ep.kind == "hang":
         return STUCK if rank in ep.sources else WAIT
+    if ep.kind == "rank0_save":
+        return SAVE[:-1] + (f"write (serialization.py:{300 + int(s) % 7})",) if rank == 0 else BARRIER
     return {"checkpoint": SAVE, "eval": EVAL}.get(ep.kind, ("main (train.py:1)", "__next__ (dataloader.py:630)"))
 
 
@@ -143,6 +150,9 @@ def _coll(job: Job, rank: int, s: float, ep: Episode | None, clock: _Clock) -> C
     if ep is not None and ep.kind == "hang":
         seq = clock.seq if rank in ep.sources else clock.seq + 1
         since = None if rank in ep.sources else at(ep.start_s)
+    elif ep is not None and ep.kind == "rank0_save":
+        seq = clock.seq if rank == 0 else clock.seq + 1
+        since = None if rank == 0 else at(ep.start_s)
     elif ep is not None:
         since = None
     return CollectiveProgress(event_id=f"c-{rank}-{s}", event_time=at(s), cluster="t",

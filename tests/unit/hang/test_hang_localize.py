@@ -6,7 +6,7 @@ from hang_kit import Episode, Job, run, stream, verdicts
 
 from schemas import Localization
 from streams.hang import HangSettings
-from streams.hang.localize import combine
+from streams.hang.localize import Finding, combine
 from streams.hang.state import JobState
 
 JOB = Job(nodes=4, gpus=4)
@@ -17,7 +17,7 @@ def test_single_source_is_named_exactly_by_all_three_methods() -> None:
     assert verdict.source_ranks == (9,)
     assert verdict.source_nodes == (JOB.node(9),)
     assert {f.method: f.ranks for f in verdict.localization} == {
-        "collective_lag": (9,), "gpu_idle_outlier": (9,), "stack_outlier": (9,)}
+        "collective_lag": (9,), "gpu_idle_outlier": (9,), "stack_outlier": (9,), "node_silence": ()}
     assert verdict.confidence >= 0.9
 
 
@@ -43,17 +43,25 @@ def _state() -> JobState:
     return JobState(job_id="j", placement={r: JOB.node(r) for r in JOB.ranks})
 
 
+def _f(method: str, *ranks: int, data: bool = True) -> Finding:
+    return Finding(Localization(method=method, ranks=ranks), data)
+
+
 def test_combination_rule() -> None:
     s = HangSettings()
-    lag = Localization(method="collective_lag", ranks=(5,))
-    gpu5 = Localization(method="gpu_idle_outlier", ranks=(5,))
-    gpu6 = Localization(method="gpu_idle_outlier", ranks=(6,))  # same node as 5
-    gpu12 = Localization(method="gpu_idle_outlier", ranks=(12,))
-    stack_none = Localization(method="stack_outlier")
+    lag, gpu5 = _f("collective_lag", 5), _f("gpu_idle_outlier", 5)
+    gpu6 = _f("gpu_idle_outlier", 6)  # same node as 5
+    gpu12 = _f("gpu_idle_outlier", 12)
+    stack_none = _f("stack_outlier")
     assert combine(_state(), (lag, gpu5, stack_none), s).nodes == (JOB.node(5),)
     assert combine(_state(), (lag, gpu6, stack_none), s).nodes == (JOB.node(5),)  # node-level
     assert combine(_state(), (lag, gpu12, stack_none), s).nodes == ()  # disagree
-    alone = combine(_state(), (lag, Localization(method="gpu_idle_outlier"), stack_none), s)
+    alone = combine(_state(), (lag, _f("gpu_idle_outlier"), stack_none), s)
     assert alone.nodes == (JOB.node(5),) and alone.confidence == 0.6  # one strong method
-    weak = combine(_state(), (Localization(method="collective_lag"), gpu5, stack_none), s)
-    assert weak.nodes == ()  # one weak method alone is not enough
+    weak = combine(_state(), (_f("collective_lag"), gpu5, stack_none), s)
+    assert weak.nodes == ()  # one weak method alone is not enough while others have data
+    only = combine(_state(), (_f("collective_lag", data=False), gpu5, _f("stack_outlier", data=False)), s)
+    assert only.nodes == (JOB.node(5),)  # NVML-only, no stacks, no flight recorder: trusted alone
+    silent = combine(_state(), (_f("collective_lag"), _f("gpu_idle_outlier"), stack_none,
+                                _f("node_silence", 12, 13, 14, 15)), s)
+    assert silent.nodes == (JOB.node(12),)  # a dead node is named by its silence

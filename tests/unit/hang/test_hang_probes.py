@@ -46,15 +46,18 @@ def test_log_silence_adapts_to_a_job_that_logs_rarely() -> None:
     assert log_silent(state, to_us(at(90 + 61)), s).value is True
 
 
-def test_metrics_idle_true_in_hang_false_when_computing_none_without_net() -> None:
+def test_metrics_idle_true_in_hang_false_when_computing_none_without_gpus() -> None:
     s = HangSettings()
     hung = feed(stream(JOB, 400, HANG))
     probe = metrics_idle(hung, to_us(at(360)), s)
     assert probe.value is True and probe.onset_us is not None
     assert abs(probe.onset_us - to_us(at(300))) <= 5_000_000
     assert metrics_idle(feed(stream(JOB, 400)), to_us(at(400)), s).value is False
+    # nodes without RDMA counters rely on the GPUs alone (changed: was no data)
     no_net = feed(only(stream(JOB, 400, HANG), "gpu_sample"))
-    assert metrics_idle(no_net, to_us(at(360)), s).value is None
+    assert metrics_idle(no_net, to_us(at(360)), s).value is True
+    no_gpu = feed(only(stream(JOB, 400, HANG), "net_sample"))
+    assert metrics_idle(no_gpu, to_us(at(360)), s).value is None
 
 
 def test_metrics_idle_false_in_evaluation_where_sms_compute() -> None:
@@ -73,11 +76,16 @@ def test_stacks_frozen_true_when_all_ranks_stuck_mostly_in_communication() -> No
     assert stacks_frozen(feed(only(stream(JOB, 400), "gpu_sample")), to_us(at(400)), s).value is None
 
 
-def test_stacks_frozen_false_when_frozen_in_compute_or_io_frames() -> None:
+def test_stacks_frozen_by_similarity_not_frame_names_except_checkpoint_io() -> None:
+    # changed: waiters are found by similarity, so any frozen majority votes (the vote, not
+    # the probe, tells an evaluation from a hang: its GPUs compute, its collectives complete)
     s = HangSettings()
     for kind in ("eval", "dataload"):
         state = feed(stream(JOB, 400, (Episode(kind, 200, 500),)))
-        assert stacks_frozen(state, to_us(at(400)), s).value is False, kind
+        assert stacks_frozen(state, to_us(at(400)), s).value is True, kind
+    saving = feed(stream(JOB, 400, (Episode("checkpoint", 200, 500, lifecycle=False),)))
+    assert stacks_frozen(saving, to_us(at(400)), s).value is False  # I/O frames: a save
+    assert stacks_frozen(saving, to_us(at(400)), s, relaxed=True).value is True
 
 
 def test_collective_stalled_after_30_s_in_flight() -> None:

@@ -46,7 +46,8 @@ def test_long_eval_keeps_collectives_completing() -> None:
     assert dp[-1].last_completed_seq > dp[0].last_completed_seq + 50
     assert all(e.in_flight_op is None for e in dp)
     frames = {e.frames for e in between(of(run, StackSample), run, start + 1, end - 1)}
-    assert len(frames) == 2 and all(any("evaluate" in f for f in fr) for fr in frames)
+    # a forward pass is sampled in different layers (issue 14: stacks move during evaluation)
+    assert len(frames) >= 3 and all(any("evaluate" in f for f in fr) for fr in frames)
     utils = [g.util_pct for s in between(of(run, GpuSample), run, start + 5, end - 1)
              for g in s.gpus]
     assert 30 < min(utils) and max(utils) < 80

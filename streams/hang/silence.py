@@ -1,0 +1,33 @@
+"""Node silence: a node whose every source stopped at once while the rest of the job reports.
+
+A dead node (power, kernel panic, network partition) takes its node agent, its ranks'
+stacks and flight recorder and its logs down together. That is evidence in itself and a
+localisation method: it must not depend on the verdict winning a race against the
+staleness horizon of the other probes. The silent node's ranks are left out of the other
+probes, which then see the surviving ranks waiting for it.
+"""
+
+from __future__ import annotations
+
+from streams.hang.settings import HangSettings
+from streams.hang.state import JobState, seconds
+
+
+def silent_nodes(state: JobState, now_us: int, s: HangSettings) -> dict[str, int]:
+    """Silent node -> the last event time it reported, at event time ``now_us``.
+
+    Silent: not heard from for ``node_silence_s`` while another node of the job was heard
+    from within ``node_silence_s / 2`` (so a job-wide stop, or the end of the data, names
+    nobody). Nodes never heard from in this attempt are not judged.
+    """
+    seen = state.run.node_seen_us
+    limit = seconds(s.node_silence_s)
+    alive = [n for n, t in seen.items() if now_us - t <= limit // 2]
+    if not alive:
+        return {}
+    return {n: t for n, t in sorted(seen.items()) if now_us - t >= limit}
+
+
+def silent_ranks(state: JobState, nodes: dict[str, int]) -> frozenset[int]:
+    """The ranks placed on ``nodes``."""
+    return frozenset(r for r, n in state.placement.items() if n in nodes)

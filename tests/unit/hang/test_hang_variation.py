@@ -1,0 +1,131 @@
+"""Hang detection outside the ideal telemetry: NVML only, storage NICs, real waiter frames,
+dead nodes, one-node jobs, rank-0 saves without hooks, logs-only jobs (issue 14)."""
+
+from __future__ import annotations
+
+from hang_kit import WAIT, Episode, Job, at, lifecycle, run, stream, verdicts, votes
+
+from schemas import Event, GpuSample, NetPort, NetSample, StackSample
+from streams.hang import HangSettings
+from streams.hang.probes import metrics_idle
+from streams.hang.state import to_us
+from tests.unit.hang.test_hang_probes import feed
+
+JOB = Job()
+HANG = (Episode("hang", 300, sources=(5,)),)
+REAL_WAIT = ("main (train.py:1)", "train_step (train.py:41)", "item (torch/_tensor.py:1072)",
+             "_local_scalar_dense (<built-in>)")
+
+
+def _nvml_only(events: list[Event]) -> list[Event]:
+    """The same stream as seen by NVML only: no SM activity."""
+    out: list[Event] = []
+    for e in events:
+        if isinstance(e, GpuSample):
+            e = e.model_copy(update={"gpus": tuple(g.model_copy(update={"sm_active": None}) for g in e.gpus)})
+        out.append(e)
+    return out
+
+
+def _with_storage_port(events: list[Event]) -> list[Event]:
+    """Add a storage NIC that moves 300 MB/s whatever the job does."""
+    out: list[Event] = []
+    for e in events:
+        if isinstance(e, NetSample):
+            moved = int(to_us(e.event_time) / 1e6 * 3e8)
+            storage = NetPort(device="mlx5_9", port=1, state="ACTIVE", tx_bytes_total=moved,
+                              rx_bytes_total=moved, symbol_errors_total=0, link_downed_total=0,
+                              rcv_errors_total=0)
+            e = e.model_copy(update={"ports": (*e.ports, storage)})
+        out.append(e)
+    return out
+
+
+def _real_waiters(events: list[Event]) -> list[Event]:
+    return [e.model_copy(update={"frames": REAL_WAIT}) if isinstance(e, StackSample) and e.frames == WAIT else e
+            for e in events]
+
+
+def test_nvml_only_spin_is_read_from_power_against_the_gpus_own_peak() -> None:
+    s = HangSettings()
+    hung = feed(_nvml_only(stream(JOB, 400, HANG)))
+    assert metrics_idle(hung, to_us(at(360)), s).value is True
+    healthy = feed(_nvml_only(stream(JOB, 400)))
+    assert metrics_idle(healthy, to_us(at(400)), s).value is False
+    (verdict,) = verdicts(run(_nvml_only(stream(JOB, 600, HANG))))
+    assert verdict.signals.metrics_idle is True and verdict.source_ranks == (5,)
+
+
+def test_a_storage_port_that_keeps_moving_does_not_veto_flat_rdma() -> None:
+    s = HangSettings()
+    hung = feed(_with_storage_port(stream(JOB, 400, HANG)))
+    assert metrics_idle(hung, to_us(at(360)), s).value is True
+
+
+def test_real_waiter_frames_are_found_by_similarity_and_localise_the_source() -> None:
+    (verdict,) = verdicts(run(_real_waiters(stream(JOB, 600, HANG))))
+    assert verdict.signals.stacks_frozen is True
+    found = {f.method: f.ranks for f in verdict.localization}
+    assert found["stack_outlier"] == (5,) and verdict.source_nodes == (JOB.node(5),)
+
+
+def test_a_dead_node_is_named_by_its_silence_and_onset_is_its_last_report() -> None:
+    job = Job(nodes=4, gpus=4)
+    dead = job.node(12)  # node-0004, ranks 12..15
+    events = [e for e in stream(job, 700, (Episode("hang", 400, sources=(12, 13, 14, 15)),))
+              if not (getattr(e, "node_id", None) == dead and e.event_time >= at(400))]
+    (verdict,) = verdicts(run(events))
+    assert verdict.source_nodes == (dead,)
+    assert {f.method: f.ranks for f in verdict.localization}["node_silence"] == (12, 13, 14, 15)
+    assert at(395) <= verdict.onset_time <= at(401)
+    assert verdict.event_time >= verdict.detected_at and verdict.event_time <= at(400 + 60)
+
+
+def test_one_node_uniform_freeze_names_no_node_and_says_restart_in_place() -> None:
+    job = Job(nodes=1, gpus=8)
+    (verdict,) = verdicts(run(stream(job, 600, (Episode("hang", 300),))))
+    assert verdict.source_nodes == () and verdict.source_ranks == ()
+    (uniform,) = [f for f in verdict.localization if f.method == "uniform"]
+    assert "only node" in uniform.detail and "restart in place" in uniform.detail
+
+
+def test_rank0_save_without_hooks_is_a_checkpoint_not_a_hang() -> None:
+    events = [e for e in stream(JOB, 900, (Episode("rank0_save", 300, 540, lifecycle=False),))]
+    out = run(events)
+    assert not verdicts(out)
+    during = [v for v in votes(out) if at(340) <= v.window_end <= at(530)]
+    assert during and all(not v.hang for v in during)
+
+
+def test_rank0_save_that_outlives_its_budget_is_a_hang() -> None:
+    s = HangSettings()
+    (verdict,) = verdicts(run(stream(JOB, 1200, (Episode("rank0_save", 300, lifecycle=False),)), s))
+    assert at(300 + s.checkpoint_budget_s) <= verdict.detected_at <= at(300 + s.phase_budget_max_s)
+    assert verdict.detected_at < at(300 + s.watchdog_s)
+
+
+def test_logs_and_steps_only_decide_alone_over_the_solo_window() -> None:
+    s = HangSettings()
+    events = [e for e in stream(JOB, 700, HANG) if e.KIND in ("job_event", "log_line", "step_progress")]
+    out = run(events)
+    assert not verdicts(out)  # nothing arrives after the onset: only the shell's flush can tell
+    from streams.hang import HangDetector
+    detector, state, found = HangDetector(s), None, []
+    state = detector.initial()
+    for e in events:
+        state, _ = detector.step(state, e)
+    for t in range(300, 700, 5):
+        state, emitted = detector.flush(state, at(t))
+        found += verdicts(emitted)
+    (verdict,) = found
+    assert at(300 + s.solo_silence_s) <= verdict.detected_at <= at(300 + s.solo_silence_s + 10)
+    assert verdict.signals.log_silent is True and verdict.signals.metrics_idle is None
+
+
+def test_checkpoint_hook_with_steps_advancing_is_asynchronous() -> None:
+    events: list[Event] = stream(JOB, 600)
+    events.append(lifecycle(JOB, "checkpoint_started", 200))
+    out = run(sorted(events, key=lambda e: (e.event_time, e.event_id)))
+    assert not verdicts(out)
+    late = [v for v in votes(out) if v.window_end >= at(260)]
+    assert late and all(v.signals.log_silent is False for v in late)  # not masked: really active

@@ -1,4 +1,5 @@
-"""Slow-node detection: group-consistency outliers per job (pure core, no I/O).
+"""Slow-node detection per job: a node that got slower than it was, beyond what its peers
+shared (pure core, no I/O).
 
 :class:`SlowNodeDetector` implements :class:`streams.core.detector.Detector` keyed by job;
 :class:`SlowSettings` holds every threshold with its documented default.

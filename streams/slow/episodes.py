@@ -1,12 +1,15 @@
-"""Closing a window: score each metric across the job's nodes, judge, and open or close episodes.
+"""Closing a window: score each metric across the job's warm nodes, judge, open or close episodes.
 
-Called by the detector when event time leaves a window (or on flush). For each metric group
-with enough nodes reporting, every node is scored against the job's median and judged
-(:func:`streams.slow.scoring.is_suspect`); a group in which too many nodes look bad is a
-job-wide shift and is skipped. A node without an open episode opens one, and one
-``slow_node`` is emitted, when a standalone metric was suspect in ``persistence`` of the
-last ``span`` windows (``corroborated_persistence`` when another metric of the node is suspect
-in the same window). An episode closes silently after ``recovery_windows`` normal windows.
+Called by the detector when event time leaves a window (or on flush). Nothing is judged in a
+window in which the job was not training steadily (``JobState.steady``): its samples are
+dropped. For each metric group with enough nodes reporting, every node that already has its
+own level is scored on its change beyond its peers' change and judged
+(:func:`streams.slow.scoring.judge`); nodes still in warm-up only learn their level. A group
+in which too many nodes look bad, or whose changes scatter, is a job-wide shift and is
+skipped. A node without an open episode opens one, and one ``slow_node`` is emitted, when a
+standalone metric was suspect in ``persistence`` of the last ``span`` windows
+(``corroborated_persistence`` when another metric of the node is suspect in the same window).
+An episode closes silently after ``recovery_windows`` normal windows.
 """
 
 from __future__ import annotations
@@ -15,8 +18,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from schemas import SlowNode, derived_id
-from streams.slow.robust import group_cv, ratio
-from streams.slow.scoring import Observation, Verdict, judge, observe
+from streams.slow.robust import median, ratio
+from streams.slow.scoring import Observation, Verdict, judge, observe, scattered
 from streams.slow.settings import SlowSettings
 from streams.slow.state import JobState
 from streams.slow.track import Episode, NodeTrack
@@ -24,8 +27,8 @@ from streams.slow.window import GPU_METRICS, NET_METRICS
 
 # Which metric names an episode after, when several reach persistence in the same window.
 PRIORITY = (
-    "compute_ms", "step_time_ms", "rdma_rate", "throttle", "temp_c", "power_w", "sm_active",
-    "port_errors",
+    "compute_ms", "busy_ms", "step_time_ms", "rdma_rate", "throttle", "temp_c", "sm_active",
+    "power_w", "port_errors",
 )
 
 
@@ -43,19 +46,17 @@ def _enough(state: JobState, settings: SlowSettings, nodes: int) -> bool:
     return nodes >= settings.min_nodes and nodes >= need
 
 
-def _gather(state: JobState, settings: SlowSettings) -> list[MetricWindow]:
+def _gather(state: JobState, settings: SlowSettings, steady: bool) -> list[MetricWindow]:
     """Per-node values of every metric group ready for a test; consumed buffers are cleared.
 
-    GPU and RDMA samples of a window in which the job checkpointed or changed phase are
-    dropped unjudged: the group then measures I/O or a transition, not the nodes."""
+    Samples of a window in which the job was not training steadily are consumed unjudged."""
     out: list[MetricWindow] = []
     by_rank = state.steps.rank_values(settings.min_reports)
     if _enough(state, settings, len(by_rank)):
         values = {n: max(r.values()) for n, r in by_rank.items() if r}
-        out.append(MetricWindow(state.steps.metric(), values, by_rank))
+        if steady:
+            out.append(MetricWindow(state.steps.metric(), values, by_rank))
         state.steps.settle(settings.min_reports)
-    steady = not (state.busy or state.disturbed)
-    state.disturbed = False
     for metric in (*GPU_METRICS, *NET_METRICS):
         values = state.nodes.values(metric)
         dense = state.nodes.samples_per_node(metric) >= settings.min_reports
@@ -66,28 +67,45 @@ def _gather(state: JobState, settings: SlowSettings) -> list[MetricWindow]:
     return out
 
 
+def _levels(state: JobState, settings: SlowSettings, mw: MetricWindow) -> dict[str, float]:
+    """The own level of every node of the window that finished its warm-up."""
+    out = {}
+    for node in mw.values:
+        track = state.tracks.setdefault(node, NodeTrack())
+        level = track.level(mw.metric)
+        if len(level) >= settings.warmup_windows:
+            out[node] = median(level)
+    return out
+
+
 def _judge(
     state: JobState, settings: SlowSettings, mw: MetricWindow, start: float
 ) -> dict[str, Observation]:
-    """Record each node's verdict for one metric; returns the observations (empty if skipped)."""
+    """Record each warm node's verdict for one metric and let normal nodes learn; returns the
+    observations (empty if the window was skipped or no node is warm)."""
     rule = settings.rule(mw.metric)
-    if rule.max_group_cv is not None and group_cv(mw.values.values()) > rule.max_group_cv:
+    levels = _levels(state, settings, mw)
+    observations = (
+        observe(rule, mw.values, levels, settings.peer_band, settings.min_nodes - 1)
+        if len(levels) >= settings.min_nodes else {}
+    )
+    if scattered(rule, observations):
         return {}
-    observations = observe(rule, mw.values)
-    verdicts: dict[str, Verdict] = {}
-    for node, obs in observations.items():
-        track = state.tracks.setdefault(node, NodeTrack())
-        hist, levels = track.history(mw.metric), track.level(mw.metric)
-        verdicts[node] = judge(rule, obs, hist, levels, len(hist) >= settings.warmup_windows)
-    suspects = sum(1 for v in verdicts.values() if v.suspect)
-    if suspects >= settings.max_outlier_fraction * len(verdicts):
+    verdicts: dict[str, Verdict] = {
+        node: judge(rule, obs, state.tracks[node].history(mw.metric) or [rule.neutral])
+        for node, obs in observations.items()
+    }
+    if verdicts and sum(v.suspect for v in verdicts.values()) >= (
+            settings.max_outlier_fraction * len(verdicts)):
         return {}
-    for node, obs in observations.items():
-        track, verdict = state.tracks[node], verdicts[node]
-        track.record(mw.metric, start, verdict.suspect, settings.span)
-        track.scores[mw.metric] = verdict.score
-        if not verdict.suspect and track.episode is None:
-            track.learn(mw.metric, obs.deviation, obs.value, settings.baseline_windows)
+    for node, value in mw.values.items():
+        track, verdict, obs = state.tracks[node], verdicts.get(node), observations.get(node)
+        if verdict is not None:
+            track.record(mw.metric, start, verdict.suspect, settings.span)
+            track.scores[mw.metric] = verdict.score
+        if (verdict is None or not verdict.suspect) and track.episode is None:
+            seen = rule.neutral if obs is None else obs.excess
+            track.learn(mw.metric, seen, value, settings.baseline_windows)
     return observations
 
 
@@ -104,12 +122,13 @@ def _ready_metric(track: NodeTrack, settings: SlowSettings) -> str | None:
 
 
 def _slow_ranks(
-    state: JobState, node: str, mw: MetricWindow | None, floor: float, centre: float
+    state: JobState, node: str, mw: MetricWindow | None, jump: float, expected: float
 ) -> list[int]:
-    """Ranks of ``node`` past the floor on a step metric; all its ranks for node metrics."""
+    """Ranks of ``node`` at least ``jump`` times the node's expected value on a step metric;
+    all its ranks for node metrics (or when no single rank stands out)."""
     if mw is None or node not in mw.ranks:
         return state.ranks_of(node)
-    slow = [r for r, v in mw.ranks[node].items() if v >= floor * centre]
+    slow = [r for r, v in mw.ranks[node].items() if v >= jump * expected]
     return sorted(slow) or state.ranks_of(node)
 
 
@@ -120,10 +139,11 @@ def _time(seconds: float) -> datetime:
 def _emit(
     state: JobState, node: str, metric: str, obs: Observation, ranks: list[int], end: float
 ) -> SlowNode:
-    """Open the node's episode and describe it: ``value``/``baseline`` are the node's and the
-    job median's values of ``metric`` in the detecting window, ``slowdown`` their ratio (as
-    the contract defines it: below 1 for low-is-bad metrics such as ``rdma_rate``, capped at
-    100 when the median is 0, e.g. ``throttle``), ``score`` the deciding robust z."""
+    """Open the node's episode and describe it: ``value`` is the node's value of ``metric``
+    in the detecting window and ``baseline`` the value expected of it (its own level moved as
+    its peers moved: heterogeneity from the start is no slowdown), ``slowdown`` their ratio
+    (below 1 for low-is-bad metrics such as ``rdma_rate``, capped at 100 when the baseline is
+    0, e.g. ``throttle``), ``score`` the deciding robust z."""
     track = state.tracks[node]
     start = track.first_suspect(metric)
     oid = derived_id("slow_node", state.job_id, node, _time(start))
@@ -131,8 +151,8 @@ def _emit(
     return SlowNode(
         event_id=oid, event_time=_time(end), cluster=state.cluster or "unknown",
         outlier_id=oid, job_id=state.job_id or "", node_id=node, ranks=tuple(ranks),
-        metric=metric, value=obs.value, baseline=obs.centre,
-        slowdown=ratio(obs.value, obs.centre), score=track.scores.get(metric, obs.z),
+        metric=metric, value=obs.value, baseline=obs.expected,
+        slowdown=ratio(obs.value, obs.expected), score=track.scores.get(metric, obs.z),
         windows=max(track.streak(metric), 1), detected_at=_time(end), attempt=state.attempt,
     )
 
@@ -148,10 +168,13 @@ def _settle_episode(track: NodeTrack, settings: SlowSettings) -> None:
         track.forget_verdicts()
 
 
-def close_window(state: JobState, settings: SlowSettings, index: int) -> list[SlowNode]:
-    """Evaluate window ``index`` of ``state``; returns the slow_node events it opens."""
+def close_window(
+    state: JobState, settings: SlowSettings, index: int, steady: bool
+) -> list[SlowNode]:
+    """Evaluate window ``index`` of ``state`` (only if ``steady``: see module doc); returns the
+    slow_node events it opens."""
     start, end = index * settings.window_s, (index + 1) * settings.window_s
-    windows = _gather(state, settings)
+    windows = _gather(state, settings, steady)
     seen: dict[str, dict[str, Observation]] = {}
     for mw in windows:
         for node, obs in _judge(state, settings, mw, start).items():
@@ -164,7 +187,7 @@ def close_window(state: JobState, settings: SlowSettings, index: int) -> list[Sl
         if metric is not None:
             obs = seen[node][metric]
             found = by_metric.get(metric)
-            ranks = _slow_ranks(state, node, found, settings.step.floor, obs.centre)
+            ranks = _slow_ranks(state, node, found, settings.step.jump, obs.expected)
             out.append(_emit(state, node, metric, obs, ranks, end))
         else:
             _settle_episode(track, settings)

@@ -1,14 +1,13 @@
-"""Scoring one window of one metric across a job's nodes, and judging each node.
+"""Scoring one window of one metric across a job's warm nodes, and judging each node.
 
-A node's *deviation* says how much worse than the job's median it is, oriented so that larger
-is always worse (see :class:`~streams.slow.settings.MetricRule`). A node is *suspect* in a
-window when it is past the absolute floor and either (cold, no baseline yet) past ``cold`` with
-a robust z across the group of at least ``z_min``, or (warm) its deviation jumped from its own
-baseline by ``jump`` with a robust z against its own history of at least ``z_min``, *and* its
-own raw value moved by ``jump`` from its own raw level. The last condition tells a node that
-changed from a reference that moved: in a multimodal group (half the workers twice as slow)
-the median sits in the gap and one worker crossing over shifts every ratio at once, while
-no node's own time changed.
+A node's *change* says how much worse its value is than its own level (the median of its
+recent normal windows), oriented so that larger is always worse (see
+:class:`~streams.slow.settings.MetricRule`). Its *excess* is its change beyond the median
+change of its peers in the same window: heterogeneity present from the start is in the
+levels, a job-wide shift (a slower phase, a straggler elsewhere making everyone wait) is in
+the peers' median change, and what remains is the node's own news. A node is *suspect* when
+its excess reaches ``jump`` with a robust z of at least ``z_min`` both across the group's
+excesses and against its own past excesses.
 """
 
 from __future__ import annotations
@@ -16,50 +15,80 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from streams.slow.robust import median, ratio, robust_z, spread
+from streams.slow.robust import MAD_SCALE, mad, median, ratio, robust_z, spread
 from streams.slow.settings import MetricRule
 
 
 @dataclass(frozen=True)
 class Observation:
-    """One node's value in one window of one metric, against the job's median."""
+    """One warm node's value in one window of one metric, against its expected value."""
 
     value: float
-    centre: float
-    deviation: float
+    expected: float
+    excess: float
     z: float
 
 
-def deviation(rule: MetricRule, value: float, centre: float) -> float:
-    """How much worse than ``centre`` the ``value`` is, on the rule's scale (larger = worse)."""
+def change(rule: MetricRule, value: float, level: float) -> float:
+    """How much worse ``value`` is than ``level``, on the rule's scale (larger = worse)."""
     if rule.kind == "ratio":
-        return ratio(value, centre) if rule.bad == "high" else ratio(centre, value)
-    return value - centre if rule.bad == "high" else centre - value
+        return ratio(value, level) if rule.bad == "high" else ratio(level, value)
+    return value - level if rule.bad == "high" else level - value
 
 
-def observe(rule: MetricRule, values: Mapping[str, float]) -> dict[str, Observation]:
-    """Score every node's value against the group's median and robust spread."""
-    vals = list(values.values())
-    centre = median(vals)
-    floor = rule.sigma_floor * abs(centre) if rule.kind == "ratio" else rule.sigma_floor
-    sigma = spread(vals, floor if floor > 0 else rule.sigma_floor)
-    sign = 1.0 if rule.bad == "high" else -1.0
+def excess(rule: MetricRule, own: float, peers: float) -> float:
+    """The node's change beyond its peers' median change (ratio of changes, or difference)."""
+    return ratio(own, peers) if rule.kind == "ratio" else own - peers
+
+
+def expected(rule: MetricRule, level: float, peers: float) -> float:
+    """The value a node at ``level`` would have if it changed exactly as its peers did."""
+    if rule.kind == "ratio":
+        return level * peers if rule.bad == "high" else level / max(peers, 1e-9)
+    return level + peers if rule.bad == "high" else level - peers
+
+
+def peer_groups(levels: Mapping[str, float], band: float, least: int) -> dict[str, list[str]]:
+    """Each node's peers: the other nodes whose level is within ``band`` (a fraction) of its
+    own, when there are at least ``least`` of them; otherwise all other nodes.
+
+    Nodes of one pipeline stage or one GPU model share a level, and they share a phase's
+    effect too (a longer sequence batch slows every last-stage node, not the first stage);
+    a node alone at its level falls back conservatively to the whole job."""
+    out = {}
+    for node, level in levels.items():
+        lo, hi = level / (1 + band), level * (1 + band)
+        near = [n for n, v in levels.items() if n != node and lo <= v <= hi]
+        out[node] = near if len(near) >= least else [n for n in levels if n != node]
+    return out
+
+
+def observe(
+    rule: MetricRule, values: Mapping[str, float], levels: Mapping[str, float],
+    band: float = 0.1, least: int = 2,
+) -> dict[str, Observation]:
+    """Score every node with a level (``levels``) against its peers' median change (peers by
+    :func:`peer_groups` for ratio metrics, the whole job for differences)."""
+    changes = {n: change(rule, values[n], lvl) for n, lvl in levels.items()}
+    if rule.kind == "ratio":
+        groups = peer_groups(levels, band, least)
+    else:
+        groups = {n: [m for m in levels if m != n] for n in levels}
+    shared = {n: median([changes[m] for m in g]) if g else rule.neutral for n, g in groups.items()}
+    excesses = {n: excess(rule, c, shared[n]) for n, c in changes.items()}
+    sigma = spread(list(excesses.values()), rule.sigma_floor)
     return {
-        node: Observation(v, centre, deviation(rule, v, centre), sign * robust_z(v, centre, sigma))
-        for node, v in values.items()
+        n: Observation(values[n], expected(rule, levels[n], shared[n]), x,
+                       robust_z(x, rule.neutral, sigma))
+        for n, x in excesses.items()
     }
 
 
-def jump(rule: MetricRule, dev: float, base: float) -> float:
-    """The change of a deviation from the node's baseline deviation, on the rule's scale."""
-    if rule.kind == "ratio":
-        return ratio(dev, base)
-    return dev - base
-
-
-def own_change(rule: MetricRule, value: float, levels: Sequence[float]) -> float:
-    """How much worse the node's raw value is than its own raw level, on the rule's scale."""
-    return deviation(rule, value, median(levels))
+def scattered(rule: MetricRule, observations: Mapping[str, Observation]) -> bool:
+    """Whether the peers' excesses disagree too much for any single node to be news."""
+    if rule.max_group_spread is None or len(observations) < 2:
+        return False
+    return MAD_SCALE * mad([o.excess for o in observations.values()]) > rule.max_group_spread
 
 
 @dataclass(frozen=True)
@@ -70,25 +99,13 @@ class Verdict:
     score: float
 
 
-def judge(
-    rule: MetricRule, obs: Observation, history: Sequence[float], levels: Sequence[float],
-    warm: bool,
-) -> Verdict:
-    """Cold rule without a baseline (``warm`` False), jump rule with one (see module doc).
+def judge(rule: MetricRule, obs: Observation, history: Sequence[float]) -> Verdict:
+    """Suspect when the excess reaches ``jump`` with both robust z at least ``z_min``.
 
-    ``history`` holds the node's deviations and ``levels`` its raw values in its recent
-    normal windows; both are non-empty when ``warm``. The score is the group z when cold and
-    the z against the node's own history when warm.
+    ``history`` holds the node's excesses in its recent normal windows (non-empty). The score
+    is the smaller of the group z and the z against the node's own history.
     """
-    if not warm:
-        cold = obs.deviation >= max(rule.floor, rule.cold) and obs.z >= rule.z_min
-        return Verdict(cold, obs.z)
-    base = median(history)
-    score = robust_z(obs.deviation, base, spread(history, rule.sigma_floor))
-    suspect = (
-        obs.deviation >= rule.floor
-        and jump(rule, obs.deviation, base) >= rule.jump
-        and score >= rule.z_min
-        and jump(rule, own_change(rule, obs.value, levels), rule.neutral) >= rule.jump
-    )
+    own = robust_z(obs.excess, median(history), spread(history, rule.sigma_floor))
+    score = min(obs.z, own)
+    suspect = obs.excess >= rule.jump and score >= rule.z_min
     return Verdict(suspect, score)

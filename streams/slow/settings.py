@@ -1,23 +1,36 @@
 """Settings of the slow-node detector: every threshold, with its default and the reason for it.
 
 Built once at the entry point and passed to :class:`streams.slow.detector.SlowNodeDetector`.
-Defaults come from public practice, not from fitting examples:
+Defaults come from public knowledge, not from fitting examples:
 
 - Robust scores use the median and the median absolute deviation (MAD, scaled by 1.4826 so
   it estimates a standard deviation for Gaussian noise). The cut-off ``z_min = 3.5`` is the
   modified z-score limit recommended by Iglewicz and Hoaglin (1993) for outlier labelling.
-- Baidu Baige flags a rank whose step time deviates from the job median by more than a
-  threshold; NVIDIA nvidia-resiliency-ext scores ranks relative to the group. The absolute
-  floor (``floor = 1.10``: 10 % slower than the job's median) is where a node starts to set
-  the pace of a synchronous job in a way worth an operator's attention.
-- "Stable heterogeneity is not news": each node learns its own level relative to the job
-  (median of its recent normal windows); after a warm-up, a node is only suspect when it
-  jumps from that level by ``jump`` (15 %, leaving margin below the 1.25x target while being
-  3 to 5 times the per-window jitter of healthy nodes). Before a baseline exists, a node must
-  be ``cold`` (20 %) slower than the median to be suspect, so a node that was always a bit
-  slow never fires.
-- Persistence is M of N windows (3 of the last 4) as in alerting practice: one noisy window
-  neither makes nor breaks an episode, while a single-step spike can never reach M.
+- Heterogeneity present from the start is the baseline, never news. Production fleets run
+  pipeline stages of unequal cost and mixed GPU generations side by side (the Alibaba PAI
+  traces, Xiao et al. OSDI 2020, job_2: "workers differ from each other, stable over time";
+  ByteDance MegaScale, NSDI 2024, and ByteRobust, 2025, detect stragglers as nodes that got
+  slower *than they were*, not than the fleet). So every node first learns its own level
+  during a warm-up (``warmup_windows``), and a node is suspect only when its value changed
+  from its own level by ``jump`` *more than its peers' values changed in the same window*
+  ("a change its peers do not share"): a job-wide slowdown moves every node and no one.
+- Stragglers worth replacing a node are 1.1-2x and persist for minutes (MegaScale; "Falcon:
+  pinpointing and mitigating stragglers", Wu et al. 2024, and the "What-if" straggler study
+  of Lin et al., 2025, which finds most slowdowns persist and are 1.1-1.5x). ``jump = 1.15``
+  leaves margin below the 1.25x detection target while being 3 to 5 times the per-window jitter
+  of a healthy node; M-of-N persistence (3 of the last 4 windows of 20 s) rejects spikes and
+  still answers within two minutes.
+- Synchronous jobs report the same ``step_time_ms`` on every rank: a straggler is then seen
+  from GPU evidence (slowdown throttle bits, temperature, and the straggler's GPUs staying
+  busy while its peers' go idle waiting in collectives: SM activity, or board power when SM
+  activity is not collected) and from ``comm_wait_ms`` (``step_time_ms - comm_wait_ms`` is the
+  rank's own busy time when ``compute_ms`` is missing).
+- RDMA evidence comes only from the ports that carry the job's collectives (compute rails,
+  learned per node from their traffic), never from the weakest port of all: storage and
+  management NICs carry little, bursty traffic and would look like a dead link.
+- Nothing is judged while the job is not training steadily: evaluation phases and other step
+  gaps, checkpoints, the first ``warmup_steps`` of an attempt (compilation, cache warm-up) and
+  an open hang (a ``hang_verdict`` until steps advance again).
 """
 
 from __future__ import annotations
@@ -29,104 +42,100 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 MetricKind = Literal["ratio", "diff"]
 Bad = Literal["high", "low"]
 
-# NVML clocks-event (throttle) reason bits that mean the GPU is being slowed down:
-# SwPowerCap 0x4, HwSlowdown 0x8, SwThermalSlowdown 0x20, HwThermalSlowdown 0x40,
-# HwPowerBrakeSlowdown 0x80. GpuIdle (0x1), ApplicationsClocksSetting (0x2), SyncBoost (0x10)
-# and DisplayClockSetting (0x100) are not slowdowns. SwPowerCap is common on busy GPUs; the
-# group test makes it news only when one node has it and its peers do not.
-SLOWDOWN_MASK = 0x4 | 0x8 | 0x20 | 0x40 | 0x80
+# NVML clocks-event (throttle) reason bits that mean the GPU is being slowed down by a fault:
+# HwSlowdown 0x8, SwThermalSlowdown 0x20, HwThermalSlowdown 0x40, HwPowerBrakeSlowdown 0x80.
+# GpuIdle (0x1), ApplicationsClocksSetting (0x2), SyncBoost (0x10) and DisplayClockSetting
+# (0x100) are not slowdowns. SwPowerCap (0x4) is left out too: it is the normal operating
+# point of a busy GPU held at its power limit (NVML documents it as the clocks being managed
+# under TDP), and it flickers on and off with the load, so it would open episodes on healthy
+# nodes; a power-capped straggler still shows in its busy time and temperature.
+SLOWDOWN_MASK = 0x8 | 0x20 | 0x40 | 0x80
 
 
 class MetricRule(BaseModel):
-    """Thresholds of one metric's group-consistency test.
+    """Thresholds of one metric's change test.
 
-    ``kind`` says how a node's deviation from the job's median is measured: ``ratio``
-    (value / median, or median / value when ``bad`` is ``low``) or ``diff`` (value - median,
-    or median - value). ``floor`` and ``cold`` are deviations (1.10 = 10 % worse for a ratio,
-    10.0 = 10 units for a diff), ``jump`` is the change from the node's own baseline (ratio of
-    deviations, or difference of deviations). ``sigma_floor`` is the smallest spread used in a
-    robust z (a fraction of the median for ratios, units for diffs), so that a perfectly
-    uniform group does not turn a 0.1 % wobble into a huge score. ``standalone`` metrics can
-    open an episode on their own; the others only corroborate a standalone one.
+    A node's *change* is how much worse its value in the window is than its own level (median
+    of its recent normal windows), on the rule's scale: ``ratio`` (value / level, or level /
+    value when ``bad`` is ``low``) or ``diff`` (value - level, or level - value). Its *excess*
+    is its change beyond the median change of its peers (ratio of changes, or difference).
+    A warm node is suspect when the excess reaches ``jump`` (1.15 = 15 % worse for a ratio,
+    10.0 = 10 units for a diff) with a robust z of at least ``z_min`` both across the group's
+    excesses and against the node's own past excesses. ``sigma_floor`` is the smallest spread
+    used in a robust z (a fraction for ratios, units for diffs), so a perfectly steady group
+    does not turn a 0.1 % wobble into a huge score. ``standalone`` metrics can open an episode
+    on their own; the others only corroborate a standalone one.
     """
 
     model_config = ConfigDict(frozen=True)
 
     kind: MetricKind
     bad: Bad
-    floor: float
-    cold: float
     jump: float
     z_min: float = Field(default=3.5, ge=0)
     sigma_floor: float = Field(gt=0)
     standalone: bool = True
-    max_group_cv: float | None = Field(default=None, gt=0)
-    """Skip a window whose group is not consistent: robust coefficient of variation (scaled
-    MAD / median) above this. Asynchronous samplers straddling a phase change (training ->
-    checkpoint, a job-wide slowdown) scatter the whole group; no single node is news then."""
+    max_group_spread: float | None = Field(default=None, gt=0)
+    """Skip a window whose peers' changes are not consistent: robust spread of the changes
+    (scaled MAD; a fraction for ratios) above this. Asynchronous samplers straddling a phase
+    change (training -> checkpoint, a job-wide slowdown) scatter the whole group; no single
+    node is news then."""
 
     @property
     def neutral(self) -> float:
-        """The deviation of a node exactly at the median (1 for ratios, 0 for diffs)."""
+        """The change of a node exactly at its own level (1 for ratios, 0 for diffs)."""
         return 1.0 if self.kind == "ratio" else 0.0
 
 
 def _step_rule() -> MetricRule:
-    # compute_ms (or step_time_ms): 10 % floor, 20 % cold, 15 % jump; 1 % sigma floor is
-    # below typical per-window jitter of a healthy rank (a few %).
-    return MetricRule(kind="ratio", bad="high", floor=1.10, cold=1.20, jump=1.15, sigma_floor=0.01)
+    # compute_ms (or step_time_ms - comm_wait_ms, or step_time_ms): 15 % excess; a 1 % sigma
+    # floor is below typical per-window jitter of a healthy rank (a few %).
+    return MetricRule(kind="ratio", bad="high", jump=1.15, sigma_floor=0.01)
 
 
 def _temp_rule() -> MetricRule:
-    # Rack position makes GPUs differ by several degrees for good; throttling starts in the
-    # mid 80s C while healthy training GPUs sit 60-75 C, so +10 C above the job (+15 C cold)
-    # is a thermal problem, and 1 C is the sensor's resolution.
-    return MetricRule(kind="diff", bad="high", floor=10.0, cold=15.0, jump=10.0, sigma_floor=1.0)
+    # Rack position makes GPUs differ by several degrees for good (that is the level);
+    # throttling starts in the mid 80s C while healthy training GPUs sit 60-75 C, so warming
+    # 10 C more than the peers did is a thermal problem; 1 C is the sensor's resolution.
+    return MetricRule(kind="diff", bad="high", jump=10.0, sigma_floor=1.0)
 
 
 def _throttle_rule() -> MetricRule:
-    # Fraction of samples with a slowdown bit set on any GPU of the node, against the job's
-    # median fraction: throttled for at least half the window while peers are not.
-    return MetricRule(kind="diff", bad="high", floor=0.5, cold=0.5, jump=0.5, sigma_floor=0.05)
+    # Fraction of samples with a slowdown bit set on any GPU of the node: a node newly
+    # throttled for at least half the window while its peers are not.
+    return MetricRule(kind="diff", bad="high", jump=0.5, sigma_floor=0.05)
+
+
+def _busy_rule() -> MetricRule:
+    # The node's median GPU SM activity, against its level and its peers': in a synchronous
+    # job a straggler's GPUs stay busy while its peers' wait in collectives, so the excess
+    # estimates the slowdown itself (peers drop by 1/s, the straggler does not). 1.15 as the
+    # step rule; waiting peers never show it, so it can stand alone.
+    return MetricRule(kind="ratio", bad="high", jump=1.15, sigma_floor=0.02, max_group_spread=0.2)
 
 
 def _power_rule() -> MetricRule:
-    # Weakest GPU's power at most 80 % (cold: 71 %) of the job's: clocks pulled down. In a
-    # synchronous job the waiting peers also draw less, so power only corroborates.
-    return MetricRule(
-        kind="ratio", bad="low", floor=1.25, cold=1.4, jump=1.25, sigma_floor=0.02,
-        standalone=False, max_group_cv=0.25,
-    )
-
-
-def _sm_rule() -> MetricRule:
-    # SM activity of the weakest GPU two thirds of the job's: corroboration only, because
-    # waiting peers of a straggler drop too.
-    return MetricRule(
-        kind="ratio", bad="low", floor=1.5, cold=1.5, jump=1.5, sigma_floor=0.02,
-        standalone=False, max_group_cv=0.25,
-    )
+    # Board power, the busy-time proxy every GPU reports (SM activity needs DCGM profiling):
+    # idle power dilutes it, so a 1.25x straggler keeps only about 1.15-1.2x of its peers'
+    # change; a 15 % excess with both robust z past 3.5, three windows in four, is still far
+    # outside a healthy node's power jitter (a few %).
+    return MetricRule(kind="ratio", bad="high", jump=1.15, sigma_floor=0.02, max_group_spread=0.2)
 
 
 def _rdma_rule() -> MetricRule:
-    # tx+rx byte rate of the node's weakest RDMA port at most 80 % (cold: 67 %) of the job's
-    # median weakest port: a degraded port or link (one slow rail hides in a node total).
-    # Ring/tree collectives move the same volume per node and rail, so peers agree closely
-    # (a few % apart); a group scattered by more than 25 % is in a phase change.
-    return MetricRule(
-        kind="ratio", bad="low", floor=1.25, cold=1.5, jump=1.25, sigma_floor=0.02,
-        max_group_cv=0.25,
-    )
+    # Byte rate of the node's weakest compute rail: a degraded port or link (one slow rail
+    # hides in a node total). Ring/tree collectives move the same volume per rail, and when a
+    # job slows every rail slows with it, so only a rail that fell to two thirds of its peers'
+    # change is news (a link down-shift or PFC storm halves a rail or worse); samplers that
+    # straddle a job-wide change scatter by tens of percent, which a 25 % bar did not clear.
+    return MetricRule(kind="ratio", bad="low", jump=1.5, sigma_floor=0.02, max_group_spread=0.2)
 
 
 def _port_error_rule() -> MetricRule:
     # Symbol, receive and link-down counter growth per second over the node's ports: healthy
     # links do not grow them at all, so 0.05/s (3 per minute) is a link going bad. Errors with
     # good throughput do not slow the job: corroboration only.
-    return MetricRule(
-        kind="diff", bad="high", floor=0.05, cold=0.05, jump=0.05, sigma_floor=0.01,
-        standalone=False,
-    )
+    return MetricRule(kind="diff", bad="high", jump=0.05, sigma_floor=0.01, standalone=False)
 
 
 class SlowSettings(BaseModel):
@@ -138,7 +147,8 @@ class SlowSettings(BaseModel):
     """Event-time window length. 20 s holds two reports per rank at the usual every-10-steps
     cadence, and 3 of 4 windows then fit well inside the two-minute detection budget."""
     min_nodes: int = Field(default=3, ge=3)
-    """Fewest nodes with data for a group test: a median of two says nothing about who is odd."""
+    """Fewest warm nodes with data for a change test: a median of two says nothing about who
+    is odd."""
     min_coverage: float = Field(default=0.5, gt=0, le=1)
     """A window is evaluated once at least this fraction of the job's known nodes reported;
     otherwise its samples carry over to the next window (slow jobs, sparse reporting)."""
@@ -155,10 +165,28 @@ class SlowSettings(BaseModel):
     recovery_windows: int = Field(default=6, ge=1)
     """Consecutive normal windows that close an episode (2 minutes at the default window)."""
     warmup_windows: int = Field(default=6, ge=1)
-    """Normal windows a node needs before its own baseline is trusted (2 minutes)."""
+    """Normal windows a node needs before its own level is trusted (2 minutes); until then it
+    is never suspect: whatever it does from the start is its baseline."""
     baseline_windows: int = Field(default=15, ge=1)
-    """Normal windows kept per node and metric for its baseline (5 minutes). Bounds memory and
+    """Normal windows kept per node and metric for its level (5 minutes). Bounds memory and
     the saved state (about 100 KB for a 64-node job with every metric)."""
+    warmup_steps: int = Field(default=50, ge=0)
+    """Steps of each attempt (from the step it resumed at, or its first report) that are not
+    judged: compilation, allocator and data-loader warm-up make the first steps slow, and
+    unevenly so across nodes."""
+    max_step_gap: float = Field(default=2.0, gt=1)
+    """A window is training steadily when no gap between the job's step advances in it (and
+    from its last advance to its end) exceeds this many times the job's typical gap: longer
+    gaps are evaluation, a stall or a hang, when GPUs and NICs measure something else."""
+    peer_band: float = Field(default=0.1, ge=0)
+    """Peers of a node (whose shared change is divided out) are the nodes whose own level is
+    within this fraction of its level: the same pipeline stage or GPU model, inferred from
+    behaviour because communicator names do not say which stage a rank runs. A node with
+    fewer than ``min_nodes - 1`` such peers is compared with the whole job."""
+    rail_share: float = Field(default=0.5, gt=0, le=1)
+    """A port is a compute rail of its node when it carried at least this share of the
+    node's busiest port's bytes during the attempt: rails of a ring carry about the same
+    volume; storage and management ports far less."""
     max_outlier_fraction: float = Field(default=0.5, gt=0, le=1)
     """If at least this fraction of a job's nodes is suspect on a metric in one window, the
     median no longer stands for healthy nodes (its breakdown point is 50 %): the window is a
@@ -170,8 +198,8 @@ class SlowSettings(BaseModel):
     step: MetricRule = Field(default_factory=_step_rule)
     temp: MetricRule = Field(default_factory=_temp_rule)
     throttle: MetricRule = Field(default_factory=_throttle_rule)
+    busy: MetricRule = Field(default_factory=_busy_rule)
     power: MetricRule = Field(default_factory=_power_rule)
-    sm: MetricRule = Field(default_factory=_sm_rule)
     rdma: MetricRule = Field(default_factory=_rdma_rule)
     port_errors: MetricRule = Field(default_factory=_port_error_rule)
 
@@ -187,11 +215,12 @@ class SlowSettings(BaseModel):
         """The rule of an output metric name (``compute_ms``, ``temp_c``, ``rdma_rate``, ...)."""
         return {
             "compute_ms": self.step,
+            "busy_ms": self.step,
             "step_time_ms": self.step,
             "temp_c": self.temp,
             "throttle": self.throttle,
+            "sm_active": self.busy,
             "power_w": self.power,
-            "sm_active": self.sm,
             "rdma_rate": self.rdma,
             "port_errors": self.port_errors,
         }[metric]

@@ -74,6 +74,11 @@ class NodeTrack:
         first = self.first_suspect(metric)
         return sum(1 for t, _ in verdicts if t >= first)
 
+    def restarted(self) -> NodeTrack:
+        """The same node after a restart in place: levels and baselines, nothing else."""
+        return NodeTrack(baselines={m: list(v) for m, v in self.baselines.items()},
+                         levels={m: list(v) for m, v in self.levels.items()})
+
     def forget_verdicts(self) -> None:
         """Drop recent verdicts (an episode ended: the next one starts from scratch)."""
         self.verdicts.clear()

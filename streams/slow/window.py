@@ -6,10 +6,11 @@ Reductions that make a node's value:
 
 - step time: per rank the *lower* median of its recent reports (at least two, so one spike is
   ignored), then per node the slowest of its ranks, as one slow GPU sets a synchronous job's
-  pace;
-- GPU: per sample the weakest GPU (min power, min SM activity, max temperature, any slowdown
-  bit), then per node the median over samples;
-- RDMA: the median of the node's weakest-port byte rates and of its port-error rates.
+  pace. The rank's own busy time is ``compute_ms``, else ``step_time_ms - comm_wait_ms``,
+  else (no localising field at all) ``step_time_ms``;
+- GPU: per sample the hottest GPU, any slowdown bit, and the median GPU's SM activity and
+  power (how busy the node is), then per node the median over samples;
+- RDMA: the median of the node's weakest compute-rail byte rates and of its port-error rates.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 from streams.slow.robust import low_median, median
 
-GPU_METRICS = ("temp_c", "throttle", "power_w", "sm_active")
+GPU_METRICS = ("temp_c", "throttle", "sm_active", "power_w")
 NET_METRICS = ("rdma_rate", "port_errors")
 
 
@@ -51,18 +52,27 @@ class StepBuffer:
     compute: Nested = field(default_factory=dict)
     step: Nested = field(default_factory=dict)
     fresh: dict[str, dict[int, int]] = field(default_factory=dict)
+    kind: str = "step_time_ms"
 
-    def add(self, node: str, rank: int, step_ms: float, compute_ms: float | None, cap: int) -> None:
-        """Record one report; ``compute_ms`` is kept apart: it is the metric that localises."""
+    def add(self, node: str, rank: int, step_ms: float, compute_ms: float | None,
+            wait_ms: float | None, cap: int) -> None:
+        """Record one report; the rank's own busy time is kept apart: it is what localises.
+        It is ``compute_ms``, or ``step_ms - wait_ms`` (named ``busy_ms``) when only the wait
+        is reported; a job reporting ``compute_ms`` at all is judged on it alone."""
         _keep(self.step.setdefault(node, {}).setdefault(rank, []), step_ms, cap)
-        if compute_ms is not None:
-            _keep(self.compute.setdefault(node, {}).setdefault(rank, []), compute_ms, cap)
+        own, kind = compute_ms, "compute_ms"
+        if own is None and wait_ms is not None and self.kind != "compute_ms":
+            own, kind = max(step_ms - wait_ms, 0.0), "busy_ms"
+        if own is not None:
+            if kind != self.kind and self.kind != "compute_ms":
+                self.compute, self.kind = {}, kind
+            _keep(self.compute.setdefault(node, {}).setdefault(rank, []), own, cap)
         ranks = self.fresh.setdefault(node, {})
         ranks[rank] = min(ranks.get(rank, 0) + 1, cap)
 
     def metric(self) -> str:
-        """``compute_ms`` when ranks report it, else ``step_time_ms``."""
-        return "compute_ms" if self.compute else "step_time_ms"
+        """``compute_ms``, ``busy_ms`` (step time minus wait) or ``step_time_ms``."""
+        return self.kind if self.compute else "step_time_ms"
 
     def rank_values(self, k: int) -> dict[str, dict[int, float]]:
         """node -> rank -> lower median of the rank's fresh reports (or its last ``k``), for
@@ -88,14 +98,15 @@ class StepBuffer:
         """JSON-ready form (rank keys become strings)."""
         fresh = {n: {str(r): c for r, c in ranks.items()} for n, ranks in self.fresh.items()}
         return {"compute": _dump_nested(self.compute), "step": _dump_nested(self.step),
-                "fresh": fresh}
+                "fresh": fresh, "kind": self.kind}
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> StepBuffer:
         """Inverse of :meth:`dump`."""
         fresh = {n: {int(r): int(c) for r, c in ranks.items()}
                  for n, ranks in data.get("fresh", {}).items()}
-        return cls(_load_nested(data["compute"]), _load_nested(data["step"]), fresh)
+        return cls(_load_nested(data["compute"]), _load_nested(data["step"]), fresh,
+                   str(data.get("kind", "compute_ms" if data["compute"] else "step_time_ms")))
 
 
 def _dump_nested(d: dict[str, dict[int, list[float]]]) -> dict[str, dict[str, list[float]]]:

@@ -56,11 +56,15 @@ def test_job_3_and_job_4_stay_quiet_apart_from_real_stragglers(report: dict[str,
     # job_3: workers 6-9 become ~1.2x slower in the last tenth (several stragglers); job_4:
     # half the workers are 1.5-2x slower from the start (stable, bimodal), worker 6 doubles
     # around step 1100 and workers 5 and 6 go 5-7x slow near the end. Each flag must name a
-    # worker once per episode, never a storm.
-    for job, limit in (("job_3", 4), ("job_4", 4)):
+    # worker once per episode, never a storm. job_4 also fluctuates (worker 0 moves +-30 % for
+    # hundreds of steps; workers 3 and 9 slow 1.5x while their group slows 1.25x around step
+    # 16,800): at most one flag per ~45 minutes of its 6 hours.
+    for job, limit in (("job_3", 4), ("job_4", 8)):
         outliers = report[job]["outliers"]
         assert len(outliers) <= limit
         assert all(o["slowdown"] >= 1.1 for o in outliers)
     assert {o["worker"] for o in report["job_3"]["outliers"]} <= {6, 7, 8, 9}
     late = [o for o in report["job_4"]["outliers"] if o["detected_step"] > 18000]
     assert {o["worker"] for o in late} == {5, 6}
+    assert any(o["worker"] == 6 and 1100 <= o["detected_step"] <= 1400
+               for o in report["job_4"]["outliers"])

@@ -15,25 +15,34 @@ def test_counter_delta_handles_resets() -> None:
 
 def test_rates_across_a_reset_stay_true() -> None:
     counters = NetCounters()
-    assert counters.rate(net_sample(0, 0.0, 10**12)) is None
-    rates = counters.rate(net_sample(0, 5.0, 10**12 + 5 * 10**9))
-    assert rates is not None and rates.weakest_bps == pytest.approx(2e9)  # tx + rx
-    after_reset = counters.rate(net_sample(0, 10.0, 5 * 10**9))
-    assert after_reset is not None and after_reset.weakest_bps == pytest.approx(2e9)
+    assert counters.rate(net_sample(0, 0.0, 10**12), 0.5) is None
+    rates = counters.rate(net_sample(0, 5.0, 10**12 + 5 * 10**9), 0.5)
+    assert rates is not None and rates.rail_bps == pytest.approx(2e9)  # tx + rx
+    after_reset = counters.rate(net_sample(0, 10.0, 5 * 10**9), 0.5)
+    assert after_reset is not None and after_reset.rail_bps == pytest.approx(2e9)
 
 
 def test_stale_or_repeated_samples_give_no_rate() -> None:
     counters = NetCounters()
-    counters.rate(net_sample(0, 5.0, 100))
-    assert counters.rate(net_sample(0, 5.0, 200)) is None
-    assert counters.rate(net_sample(0, 1.0, 300)) is None
-    rates = counters.rate(net_sample(0, 10.0, 600))
-    assert rates is not None and rates.weakest_bps == pytest.approx(200.0)
+    counters.rate(net_sample(0, 5.0, 100), 0.5)
+    assert counters.rate(net_sample(0, 5.0, 200), 0.5) is None
+    assert counters.rate(net_sample(0, 1.0, 300), 0.5) is None
+    rates = counters.rate(net_sample(0, 10.0, 600), 0.5)
+    assert rates is not None and rates.rail_bps == pytest.approx(200.0)
 
 
 def test_counters_dump_and_load() -> None:
     counters = NetCounters()
-    counters.rate(net_sample(1, 0.0, 1000))
+    counters.rate(net_sample(1, 0.0, 1000), 0.5)
     again = NetCounters.load(counters.dump())
-    rates = again.rate(net_sample(1, 1.0, 1500))
-    assert rates is not None and rates.weakest_bps == pytest.approx(1000.0)
+    rates = again.rate(net_sample(1, 1.0, 1500), 0.5)
+    assert rates is not None and rates.rail_bps == pytest.approx(1000.0)
+
+
+def test_a_quiet_storage_port_is_not_a_rail() -> None:
+    from streams.slow.counters import rails
+
+    # eight rails at ~3 GB per interval, one storage port at 20 MB: never the weakest rail
+    volumes = {**{f"mlx5_{i}:1": 3e9 + i for i in range(8)}, "mlx5_8:1": 2e7}
+    assert sorted(rails(volumes, 0.5)) == sorted(f"mlx5_{i}:1" for i in range(8))
+    assert rails({}, 0.5) == [] and rails({"a:1": 0.0}, 0.5) == []

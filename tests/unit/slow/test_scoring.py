@@ -1,20 +1,11 @@
-"""Robust statistics and the per-window judgement."""
+"""Robust statistics and the per-window judgement (change beyond the peers' change)."""
 
 from __future__ import annotations
 
 import pytest
 
-from streams.slow.robust import (
-    MAD_SCALE,
-    group_cv,
-    low_median,
-    mad,
-    median,
-    ratio,
-    robust_z,
-    spread,
-)
-from streams.slow.scoring import judge, observe
+from streams.slow.robust import MAD_SCALE, group_cv, low_median, mad, median, ratio, robust_z, spread
+from streams.slow.scoring import judge, observe, peer_groups, scattered
 from streams.slow.settings import SlowSettings
 
 
@@ -36,44 +27,63 @@ def test_robust_z_and_capped_ratio() -> None:
     assert ratio(0.0, 0.0) == 1.0
 
 
-def test_observe_orients_low_is_bad_metrics() -> None:
+def test_heterogeneity_in_the_levels_is_not_news() -> None:
+    rule = SlowSettings().step
+    levels = {"a": 1000.0, "b": 1000.0, "c": 1300.0, "d": 1500.0, "e": 1000.0}
+    obs = observe(rule, dict(levels), levels)
+    assert all(o.excess == pytest.approx(1.0) for o in obs.values())
+    assert not any(judge(rule, o, [1.0] * 6).suspect for o in obs.values())
+
+
+def test_a_change_the_peers_do_not_share_is_news_and_a_shared_one_is_not() -> None:
+    rule = SlowSettings().step
+    levels = {f"n{i}": 1000.0 * (1.4 if i % 2 else 1.0) for i in range(8)}
+    values = {n: v * 1.3 for n, v in levels.items()}  # everyone 30 % slower: a phase
+    assert not any(judge(rule, o, [1.0] * 6).suspect for o in observe(rule, values, levels).values())
+    values = {**levels, "n3": levels["n3"] * 1.25}  # one slow-model node slows down
+    obs = observe(rule, values, levels)
+    assert judge(rule, obs["n3"], [1.0] * 6).suspect
+    assert obs["n3"].expected == pytest.approx(1400.0)
+    assert obs["n3"].value / obs["n3"].expected == pytest.approx(1.25)
+
+
+def test_low_is_bad_metrics_are_oriented() -> None:
     rule = SlowSettings().rdma
-    obs = observe(rule, {"a": 100.0, "b": 100.0, "c": 101.0, "d": 30.0})
-    assert obs["d"].deviation == pytest.approx(100.0 / 30.0)
-    assert obs["d"].z > 3.5
-    assert obs["a"].deviation < 1.01
+    levels = {"a": 100.0, "b": 100.0, "c": 60.0, "d": 100.0}
+    obs = observe(rule, {"a": 80.0, "b": 80.0, "c": 48.0, "d": 24.0}, levels)
+    assert obs["c"].excess == pytest.approx(1.0)
+    assert obs["d"].excess == pytest.approx(100 / 24 * 0.8)
+    assert judge(rule, obs["d"], [1.0] * 6).suspect and not judge(rule, obs["c"], [1.0] * 6).suspect
+
+
+def test_a_noisy_own_history_raises_the_bar() -> None:
+    rule = SlowSettings().step
+    levels = {f"n{i}": 1000.0 for i in range(8)}
+    obs = observe(rule, {**levels, "n0": 1200.0}, levels)["n0"]
+    assert judge(rule, obs, [1.0] * 6).suspect
+    assert not judge(rule, obs, [0.85, 1.15, 0.9, 1.1, 1.2, 0.8]).suspect
 
 
 def test_sigma_floor_keeps_a_uniform_group_from_exploding() -> None:
     rule = SlowSettings().step
-    obs = observe(rule, {"a": 1000.0, "b": 1000.0, "c": 1000.0, "d": 1005.0})
+    levels = {k: 1000.0 for k in "abcd"}
+    obs = observe(rule, {"a": 1000.0, "b": 1000.0, "c": 1000.0, "d": 1005.0}, levels)
     assert obs["d"].z == pytest.approx(0.5)
 
 
-def test_cold_rule_needs_cold_deviation_and_group_z() -> None:
-    rule = SlowSettings().step
-    group = {f"n{i}": 1000.0 + i for i in range(8)}
-    slightly = observe(rule, {**group, "x": 1150.0})["x"]
-    clearly = observe(rule, {**group, "x": 1250.0})["x"]
-    assert not judge(rule, slightly, [], [], warm=False).suspect
-    assert judge(rule, clearly, [], [], warm=False).suspect
+def test_peers_are_nodes_at_the_same_level_else_the_whole_job() -> None:
+    levels = {"a": 100.0, "b": 102.0, "c": 99.0, "x": 150.0, "y": 151.0, "z": 149.0, "q": 300.0}
+    groups = peer_groups(levels, 0.1, 2)
+    assert sorted(groups["a"]) == ["b", "c"] and sorted(groups["x"]) == ["y", "z"]
+    assert len(groups["q"]) == 6
 
 
-def test_warm_rule_needs_a_jump_from_the_own_level() -> None:
-    rule = SlowSettings().step
-    group = {f"n{i}": 1000.0 for i in range(8)}
-    obs = observe(rule, {**group, "x": 1180.0})["x"]
-    # always 15 % slow: not news; was 0.97 of the job: a 22 % jump is news
-    assert not judge(rule, obs, [1.15] * 10, [1150.0] * 10, warm=True).suspect
-    assert judge(rule, obs, [0.97] * 10, [970.0] * 10, warm=True).suspect
-
-
-def test_warm_rule_ignores_a_moving_reference() -> None:
-    rule = SlowSettings().step
-    group = {f"n{i}": 600.0 for i in range(8)}
-    obs = observe(rule, {**group, "x": 1000.0})["x"]
-    # its ratio jumped from 1.3 to 1.67 only because the median fell; its own time did not move
-    assert not judge(rule, obs, [1.3] * 10, [1000.0] * 10, warm=True).suspect
+def test_scattered_groups_are_skipped() -> None:
+    rule = SlowSettings().rdma
+    levels = {f"n{i}": 100.0 for i in range(6)}
+    calm = observe(rule, {f"n{i}": 100.0 + i for i in range(6)}, levels)
+    wild = observe(rule, {f"n{i}": 100.0 / (1 + 0.4 * i) for i in range(6)}, levels)
+    assert not scattered(rule, calm) and scattered(rule, wild)
 
 
 def test_group_cv_tells_a_consistent_group_from_a_scattered_one() -> None:

@@ -139,7 +139,7 @@ def _tick(app: faust.App, shell: Shell, stage: Stage, table: StateTable, latenes
     watermark is the median of the keys' newest event times, less the allowed lateness: not
     the newest of all, so one node whose clock runs ahead cannot close every other key's
     bursts early."""
-    @app.timer(stage.tick_s)
+    @app.timer(stage.tick_s, name=f"flush_{stage.name}")  # one timer per stage: names must differ
     async def _flush_quiet() -> None:
         latest = table.median_latest()
         if latest is None:

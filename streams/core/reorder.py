@@ -13,13 +13,15 @@ stream processors that take the minimum watermark over their inputs. Sporadic so
 signal, not a reason to wait. An event older than what was already released is *late*: it
 is released at once (never dropped) and counted.
 
-Idleness is judged within a *path*, so that it does not depend on how fast each path is
+Idleness is judged per *path*, so that it does not depend on how fast each path is
 processed. Node telemetry (GPU and network samples) reaches a job through an extra re-keying
-hop; job telemetry (stacks, collectives) and sporadic events come straight. A source is idle
-when it lags the newest source *of its own path* by more than ``max_skew`` (a dead node's
-agent must not stall its job; a backlog drained at any speed lags all sources of a path
-alike), and a whole path is idle when it lags the newest event of the key by more than
-``path_skew`` (every node of the job went silent at once).
+hop; job telemetry (stacks, collectives) and sporadic events come straight. A node-path
+source is idle when it lags the newest node-path source by more than ``max_skew`` (a dead
+node's agent must not stall its job; a backlog drained at any speed lags all sources of the
+path alike), and the whole node path is idle when it lags the newest event by more than
+``path_skew`` (every node went silent at once). A job-path source takes no extra hop, so it
+is idle when it lags the newest event by more than ``max_skew``: when a job's processes die,
+their stacks stop while the nodes' samples go on, and the job must not wait for them.
 
 Cost: a push is O(log n) in the held events plus amortised O(log s) in the sources: the
 slowest source is the top of a lazily maintained min-heap of (latest time, source), so
@@ -118,7 +120,7 @@ class ReorderBuffer:
         ``path_skew`` holds nothing back."""
         mark = newest
         for path, heap in self._slowest.items():
-            top = self.path_max[path]
+            top = self.path_max[path] if path == "node" else newest
             while heap and (heap[0][0] != self.source_max.get(heap[0][1]) or top - heap[0][0] > max_skew):
                 heapq.heappop(heap)
             if heap and newest - top <= path_skew and heap[0][0] < mark:

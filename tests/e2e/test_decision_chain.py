@@ -44,8 +44,10 @@ def test_an_xid_79_ends_in_an_applied_replace_nodes(kafka: KafkaSettings, worker
         with EventProducer(kafka) as producer:
             send_paced(producer, run.events, speed=20.0)
         def replacement_applied(messages: list[tuple[str | None, bytes]]) -> bool:
-            return any(isinstance(a := decode(raw), Actuation) and a.status == "applied"
-                       and "replace_nodes" in a.detail for _, raw in messages)
+            """The replacement is applied, and every journaled decision has its actuation."""
+            done = [a for _, raw in messages if isinstance(a := decode(raw), Actuation) and a.status == "applied"]
+            lines = journal.read_text().splitlines() if journal.exists() else []
+            return any("replace_nodes" in a.detail for a in done) and len(lines) == len({a.decision_id for a in done})
 
         actuations = [a for _, raw in consume(kafka, "actuations", stop_when=replacement_applied, timeout_s=240)
                       if isinstance(a := decode(raw), Actuation)]

@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 KAFKA_PORT ?= 9092
 
-.PHONY: demo test test-unit lint bench system-deps kafka-up kafka-down venv schemas typecheck clean
+.PHONY: demo test test-unit lint bench chaos system-deps kafka-up kafka-down venv schemas typecheck clean
 
 venv: $(STAMP)
 
@@ -32,6 +32,9 @@ test-unit: venv
 
 bench: venv
 	$(PY) -m tests.bench.run
+
+chaos: venv
+	$(PY) -m tests.chaos
 
 kafka-up: venv
 	$(PY) -m deploy.local_kafka up --port $(KAFKA_PORT)

@@ -293,8 +293,12 @@ def _scram_args(security: BrokerSecurity | None) -> list[str]:
 
 
 def _cluster_id() -> str:
-    """A fresh Kafka cluster id: 16 random bytes in URL-safe base64 without padding."""
-    return base64.urlsafe_b64encode(uuid.uuid4().bytes).decode("ascii").rstrip("=")
+    """A fresh Kafka cluster id: 16 random bytes in URL-safe base64 without padding, never
+    starting with ``-`` (the storage tool would read it as an option)."""
+    while True:
+        text = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode("ascii").rstrip("=")
+        if not text.startswith("-"):
+            return text
 
 
 def stop_pid(pid: int, timeout_s: float) -> None:

@@ -157,12 +157,22 @@ def main(argv: list[str] | None = None) -> int:
     args, rest = parser.parse_known_args(argv)
     if args.command in DELEGATED:
         rest = argv[argv.index(args.command) + 1:]
+        _export_global_flags(args)
         return _delegate(DELEGATED[args.command])(args, rest)
     if args.command in PASS_THROUGH:
         rest = argv[argv.index(args.command) + 1:]
     elif rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     return COMMANDS[args.command](args, rest)
+
+
+def _export_global_flags(args: argparse.Namespace) -> None:
+    """Hand ``faultline --bootstrap X --namespace Y <command>`` to a delegated command through
+    the ``FAULTLINE_*`` variables every command reads at its entry point."""
+    if args.bootstrap:
+        os.environ["FAULTLINE_KAFKA_BOOTSTRAP"] = args.bootstrap
+    if args.namespace:
+        os.environ["FAULTLINE_NAMESPACE"] = args.namespace
 
 
 def classify_command(argv: list[str]) -> int:

@@ -70,7 +70,7 @@ class _Reader:
     bytes_read: int = 0
 
     def events(self) -> Iterator[Event]:
-        held: list[tuple[int, str, str, Event]] = []
+        held: list[tuple[int, str, str, int, Event]] = []
         window_us = self.window // timedelta(microseconds=1)
         newest_us: int | None = None
         released: int | None = None
@@ -85,13 +85,13 @@ class _Reader:
                     self.result.late += 1
                     yield event
                     continue
-                heapq.heappush(held, (*key, event))
+                heapq.heappush(held, (*key, number, event))  # the line number breaks ties of duplicates
                 newest_us = key[0] if newest_us is None else max(newest_us, key[0])
                 while held and held[0][0] <= newest_us - window_us:
                     released = held[0][0]
-                    yield heapq.heappop(held)[3]
+                    yield heapq.heappop(held)[4]
         while held:
-            yield heapq.heappop(held)[3]
+            yield heapq.heappop(held)[4]
 
     def _decode(self, line: bytes, number: int, newest: datetime | None) -> Event | None:
         raw = line.rstrip(b"\r\n")

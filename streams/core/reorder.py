@@ -45,9 +45,10 @@ PERIODIC_KINDS = frozenset(PATH_OF_KIND)
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _US = timedelta(microseconds=1)
 
-Held = tuple[int, str, str, Event]
-"""(event time in µs since the epoch, schema, event_id, event): compared by its first three,
-which are unique; integers compare much faster than aware datetimes in a heap."""
+Held = tuple[int, str, str, int, Event]
+"""(event time in µs since the epoch, schema, event_id, arrival number, event): compared by
+its first four, so a redelivered duplicate never reaches the event itself; integers compare
+much faster than aware datetimes in a heap."""
 
 
 def time_us(moment: datetime) -> int:
@@ -65,8 +66,8 @@ def order_key(event: Event) -> tuple[int, str, str]:
     return (time_us(event.event_time), event.schema_, event.event_id)
 
 
-def _held(event: Event) -> Held:
-    return (time_us(event.event_time), event.schema_, event.event_id, event)
+def _held(event: Event, arrival: int) -> Held:
+    return (time_us(event.event_time), event.schema_, event.event_id, arrival, event)
 
 
 def source_of(event: Event) -> str | None:
@@ -87,6 +88,7 @@ class ReorderBuffer:
     max_seen: datetime | None = None
     released_to: datetime | None = None
     late: int = 0
+    arrivals: int = 0
     source_max: dict[str, datetime] = field(default_factory=dict)
     path_max: dict[str, datetime] = field(default_factory=dict)
     _slowest: dict[str, list[tuple[datetime, str]]] = field(default_factory=dict)
@@ -99,7 +101,8 @@ class ReorderBuffer:
         if self.released_to is not None and time < self.released_to:
             self.late += 1
             return [event]
-        heapq.heappush(self.held, _held(event))
+        self.arrivals += 1
+        heapq.heappush(self.held, _held(event, self.arrivals))
         if self.max_seen is None or time > self.max_seen:
             self.max_seen = time
         source = source_of(event)
@@ -138,7 +141,7 @@ class ReorderBuffer:
         held = self.held
         limit = time_us(watermark) if watermark.year < 9999 else 2**63
         while held and held[0][0] <= limit:
-            out.append(heapq.heappop(held)[3])
+            out.append(heapq.heappop(held)[4])
         if out:
             self.released_to = out[-1].event_time
         return out
@@ -146,7 +149,7 @@ class ReorderBuffer:
     def dump(self) -> dict[str, Any]:
         """JSON-ready state; held events are kept in wire form."""
         return {
-            "held": [h[3].to_wire() for h in sorted(self.held, key=lambda h: h[:3])],
+            "held": [h[4].to_wire() for h in sorted(self.held, key=lambda h: h[:4])],
             "max_seen": format_time(self.max_seen) if self.max_seen else None,
             "released_to": format_time(self.released_to) if self.released_to else None,
             "late": self.late,
@@ -170,7 +173,7 @@ class ReorderBuffer:
     def load(cls, data: dict[str, Any]) -> ReorderBuffer:
         """Rebuild a buffer from :meth:`dump` output."""
         events = [decode(json.dumps(w)) for w in data.get("held", [])]
-        held = [_held(e) for e in events if e.KIND != "dead_letter"]
+        held = [_held(e, n) for n, e in enumerate(events) if e.KIND != "dead_letter"]
         heapq.heapify(held)
         source_max = {k: parse_time(v) for k, v in data.get("source_max", {}).items()}
         path_max, slowest = cls._paths(source_max)
@@ -179,6 +182,7 @@ class ReorderBuffer:
             max_seen=parse_time(data["max_seen"]) if data.get("max_seen") else None,
             released_to=parse_time(data["released_to"]) if data.get("released_to") else None,
             late=int(data.get("late", 0)),
+            arrivals=len(held),
             source_max=source_max,
             path_max=path_max,
             _slowest=slowest,

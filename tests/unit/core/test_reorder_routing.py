@@ -171,3 +171,11 @@ def test_within_a_path_a_silent_node_is_idle_after_max_skew() -> None:
     assert "alive-80" in released and "dead-0" in released
     again = ReorderBuffer.load(buf.dump())
     assert _ids(again.push(gpu(100, "alive"), LATE, skew)) == ["alive-90"]
+
+
+def test_a_redelivered_duplicate_is_held_beside_the_original() -> None:
+    buf = ReorderBuffer()
+    line = _line(1, "dup")
+    assert buf.push(line, LATE) == [] and buf.push(line, LATE) == []
+    assert _ids(ReorderBuffer.load(buf.dump()).drain()) == ["dup", "dup"]
+    assert _ids(buf.drain()) == ["dup", "dup"]

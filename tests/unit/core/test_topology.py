@@ -98,5 +98,5 @@ def test_gpu_samples_reach_their_job_whatever_topic_was_read_first() -> None:
     runner.feed(_scheduled(0, "j1", ["n1"]))
     runner.feed(GpuSample(event_id="g2", event_time=at(20), cluster="c1", node_id="n1", gpus=()))
     jobs = runner.states[("jobs", "j1")]
-    held = [h[3].event_id for h in jobs.buffer.held]
+    held = [h[4].event_id for h in jobs.buffer.held]
     assert "g1" in held

@@ -66,18 +66,3 @@ def _streamed_equals_replayed(kafka: KafkaSettings, consume: Any, run: Any, tmp_
 
 def test_streaming_and_replay_agree(kafka: KafkaSettings, worker: Any, consume: Any, tmp_path: Path) -> None:
     _streamed_equals_replayed(kafka, consume, _fleet(), tmp_path, worker.tail)
-
-
-def test_two_workers_in_one_group_derive_what_replay_derives(kafka: KafkaSettings, worker: Any, consume: Any,
-                                                             tmp_path: Path) -> None:
-    """Scale-out: the partitions are shared by two workers; placements are co-partitioned with
-    the telemetry that needs them, so no sample is lost to the worker that lacks a placement."""
-    from tests.conftest import WorkerProcess
-
-    second = WorkerProcess(kafka, tmp_path / "worker2.log", app_id=worker.app_id)
-    try:
-        second.wait_ready()
-        _streamed_equals_replayed(kafka, consume, _fleet(), tmp_path, lambda: worker.tail() + second.tail())
-        assert second.alive() and worker.alive()
-    finally:
-        second.stop()

@@ -80,10 +80,12 @@ class Proc:
                 self.proc.wait()
 
 
-SPEED = 20.0
+SPEED = 10.0
 """How much faster than real time the simulated fleet is streamed. A fleet emits telemetry
-in real time; one worker on this 2-core machine keeps event-time skew between its inputs
-within the allowed minute at about this pace (``faultline replay`` has no such limit)."""
+in real time; one worker on a 2-core machine (broker, sink and producer beside it) keeps
+the event-time skew between its inputs within bounds at about this pace; faster, or on a
+busy machine, silences that are only processing lag can look like hangs (`faultline replay`
+has no such limit)."""
 
 
 def produce(kafka: KafkaSettings, events: Sequence[Any]) -> None:

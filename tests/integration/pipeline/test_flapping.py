@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from producers.kafka import EventProducer
+from producers.kafka import EventProducer, send_paced
 from schemas import Decision, Event, GpuSample, JobEvent, LogLine, Placement, StepProgress, decode
 from schemas.settings import KafkaSettings
 
@@ -61,9 +61,11 @@ def test_a_node_that_fails_again_after_its_repair_is_flagged_flapping(kafka: Kaf
     assert [d.nodes for d in first if d.action == "replace_nodes"] == [("n1",)], worker.tail()
 
     # j1 restarted without n1; n1 was repaired and is placed again, in another job, where its
-    # GPU falls off the bus again
+    # GPU falls off the bus again. Sent at 10x their own pace, as a fleet would send them
+    # (all at once, n1's new samples could outrun its new placement through the lifecycle hop)
     with EventProducer(kafka) as producer:
-        producer.send_all([_restart_without("j1", 100, ["n4", "n2"]), *_job("j2", 600, ["n1", "n3"]), _xid(700, "n1")])
+        send_paced(producer, sorted([_restart_without("j1", 100, ["n4", "n2"]), *_job("j2", 600, ["n1", "n3"]),
+                                     _xid(700, "n1")], key=lambda e: e.event_time), speed=10.0)
 
     def flagged(messages: list[tuple[str | None, bytes]]) -> bool:
         actions = {d.action for d in _decisions(messages) if d.guard is not None and d.guard.rule == "flapping_node"}
@@ -73,4 +75,4 @@ def test_a_node_that_fails_again_after_its_repair_is_flagged_flapping(kafka: Kaf
     flapping = [d for d in decided if d.guard is not None and d.guard.rule == "flapping_node"]
     assert {d.action for d in flapping} == {"replace_nodes", "notify"}, worker.tail()
     again = next(d for d in flapping if d.action == "replace_nodes")
-    assert again.job_id == "j2" and again.nodes == ("n1",) and again.block_scope == "cluster"
+    assert again.job_id == "j2" and again.nodes == ("n1",) and again.block_scope == "cluster", flapping

@@ -11,7 +11,8 @@ venv: $(STAMP)
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is required")'
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@# a venv left half-made by an interrupted set-up has no pip: make it again
+	@$(PY) -m pip --version >/dev/null 2>&1 || { rm -rf $(VENV) && $(PYTHON) -m venv $(VENV); }
 	@echo "[setup] installing faultline and its dependencies into $(VENV) ..."
 	@$(PY) -m pip install -q --upgrade pip
 	@# setuptools tells every editable install to mind same-named folders (ours are the packages): keep set-up quiet

@@ -30,7 +30,7 @@ def _final(events: list[Event]) -> dict[str, str]:
     return {k: v.model_dump_json(by_alias=True) for k, v in out.items()}
 
 
-def _fleet(nodes: int = 17, duration_s: float = 600) -> Any:
+def _fleet(nodes: int = 17, duration_s: float = 450) -> Any:
     """Two 8-node jobs and one idle node (index 16) whose GPU floods Xid 13."""
     return simulate(FleetConfig(nodes=nodes, jobs=2, nodes_per_job=8, duration_s=duration_s, seed=21, cluster="eq"),
                     [sc.Hang(job=0, at_s=330, source="single"),

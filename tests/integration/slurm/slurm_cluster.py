@@ -37,7 +37,10 @@ def wait_for(predicate: object, timeout_s: float = 20.0) -> bool:
 
 
 def reset_node(node: str) -> None:
-    """Return ``node`` to service whatever state a test left it in."""
+    """Return ``node`` to service whatever state a test (or an interrupted run) left it in."""
+    sh("scancel", f"--nodelist={node}", check=False)  # a job left running by an interrupted run
+    assert wait_for(lambda: "ALLOCATED" not in node_state(node) and "COMPLETING" not in node_state(node)), \
+        f"{node} still busy: {node_state(node)}"
     state = node_state(node)
     if "REBOOT" in state:
         sh("scontrol", "update", f"NodeName={node}", "State=DOWN", "Reason=test-reset")

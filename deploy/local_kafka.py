@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import os
 import shutil
 import signal
@@ -249,8 +250,7 @@ class LocalKafka:
         """Stop the broker (SIGTERM, then SIGKILL after ``timeout_s``); a no-op if not running."""
         if self.process is None:
             return
-        stop_pid(self.process.pid, timeout_s)
-        self.process.wait(timeout=5)
+        stop_child(self.process, timeout_s)
         self.process = None
         self.pid_file.unlink(missing_ok=True)
         self.progress("broker stopped")
@@ -301,8 +301,27 @@ def _cluster_id() -> str:
             return text
 
 
+def stop_child(process: subprocess.Popen[bytes], timeout_s: float) -> None:
+    """SIGTERM the process group of our child ``process``, SIGKILL it if it outlives ``timeout_s``.
+
+    Waits on the child itself: an exited child stays a zombie until reaped, so probing its
+    pid with signal 0 would see it alive until the deadline.
+    """
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        process.wait()
+        return
+    try:
+        process.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+
 def stop_pid(pid: int, timeout_s: float) -> None:
-    """SIGTERM the process group of ``pid``, SIGKILL it if it outlives ``timeout_s``."""
+    """SIGTERM the process group of ``pid`` (not our child), SIGKILL it if it outlives ``timeout_s``."""
     try:
         os.killpg(pid, signal.SIGTERM)
     except ProcessLookupError:

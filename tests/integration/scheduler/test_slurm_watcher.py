@@ -41,11 +41,19 @@ def kinds(sink: ListSink, job: str) -> list[tuple[str, int]]:
     return [(e.kind, e.attempt) for e in of(sink, job)]
 
 
+_NUDGED: set[str] = set()
+
+
 def nudged(job: str) -> bool:
-    """Skip a requeued job's 2-minute BeginTime once it is PENDING again (an update made while
-    it is still COMPLETING is ignored). Always True, so it can lead a condition."""
-    if sh("squeue", "-h", "-t", "all", "-j", job, "-o", "%T", check=False).strip() == "PENDING":
-        sh("scontrol", "update", f"JobId={job}", "StartTime=now", check=False)
+    """Shorten a requeued job's 2-minute BeginTime once it is PENDING again (an update made while
+    it is still COMPLETING is ignored). Always True, so it can lead a condition.
+
+    The new start is 2 s ahead, not ``now``: slurmd refuses a credential issued in the same
+    second its previous one was revoked ("Job credential revoked"), and the job would fail.
+    """
+    if job not in _NUDGED and sh("squeue", "-h", "-t", "all", "-j", job, "-o", "%T", check=False).strip() == "PENDING":
+        sh("scontrol", "update", f"JobId={job}", "StartTime=now+2", check=False)
+        _NUDGED.add(job)  # once: every later update would push the start 2 s further
     return True
 
 

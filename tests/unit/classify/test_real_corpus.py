@@ -10,6 +10,7 @@ from streams.classify.classifier import Classifier
 from streams.classify.model import KnowledgeBase
 from tests.bench.classify_real import (
     DEFAULT_CORPUS,
+    HOLDOUT2,
     TARGET_FAMILY_ACCURACY,
     TARGET_FP_RATE,
     TARGET_RECALL,
@@ -33,13 +34,24 @@ def test_corpus_is_big_and_drawn_from_many_sources(corpus: list[RealLine]) -> No
 
 
 def test_holdout_is_a_seeded_split_of_whole_sources(corpus: list[RealLine]) -> None:
-    splits = Counter(e.split for e in corpus)
-    assert 0.2 <= splits["holdout"] / len(corpus) <= 0.4
+    seeded = [e for e in corpus if e.split != HOLDOUT2]
+    splits = Counter(e.split for e in seeded)
+    assert 0.2 <= splits["holdout"] / len(seeded) <= 0.4
     by_url: dict[str, set[str]] = {}
     for entry in corpus:
         by_url.setdefault(entry.url, set()).add(entry.split)
-        assert entry.split == split_of(entry.url)
+        if entry.split != HOLDOUT2:
+            assert entry.split == split_of(entry.url)
     assert all(len(s) == 1 for s in by_url.values())
+
+
+def test_holdout2_is_big_unseen_and_has_hard_negatives(corpus: list[RealLine]) -> None:
+    """holdout2: >= 200 lines from >= 60 sources found in no other split, >= 60 of them benign."""
+    second = [e for e in corpus if e.split == HOLDOUT2]
+    assert len(second) >= 200
+    assert len({e.url for e in second}) >= 60
+    assert sum(e.category is None for e in second) >= 60
+    assert not {e.url for e in second} & {e.url for e in corpus if e.split != HOLDOUT2}
 
 
 def test_labels_are_kb_categories_with_their_family(corpus: list[RealLine], kb: KnowledgeBase) -> None:
@@ -76,3 +88,13 @@ def test_parse_corpus_rejects_a_split_that_is_not_the_seeded_one() -> None:
            f'"url": "{url}", "split": "{wrong}"}}')
     with pytest.raises(ValueError, match="seeded split"):
         parse_corpus([raw])
+
+
+def test_parse_corpus_rejects_a_holdout2_source_shared_with_the_seeded_splits() -> None:
+    url = "https://github.com/example/repo/issues/2"
+    seeded = ('{"line": "Killed", "source": "training", "category": "process_killed", "family": "process", '
+              f'"url": "{url}", "split": "{split_of(url)}"}}')
+    again = ('{"line": "Terminated", "source": "training", "category": "process_killed", "family": "process", '
+             f'"url": "{url}", "split": "holdout2"}}')
+    with pytest.raises(ValueError, match="holdout2 sources"):
+        parse_corpus([seeded, again])

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import logging
 import ssl
+import time
 from collections.abc import Sequence
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 import faust
@@ -22,7 +24,7 @@ from streams import topology
 from streams.core.detector import Forward, Output
 from streams.core.topology import Stage
 from streams.settings import WorkerSettings
-from streams.shell import Message, Shell, StateTable
+from streams.shell import Delivery, Message, Shell, StateTable
 from streams.topics import MAX_STATE_MESSAGE_BYTES, create_topics, table_name
 
 log = logging.getLogger("faultline.streams")
@@ -47,6 +49,10 @@ def build_app(settings: WorkerSettings) -> faust.App:
         broker_session_timeout=settings.session_timeout_s,
         broker_heartbeat_interval=settings.session_timeout_s / 5,
         consumer_group_instance_id=settings.instance_id,
+        # Records are acked only once a state snapshot reflecting them is saved (shell.StateTable),
+        # so some stay unacked for a while; a rebalance must not wait for them: the new owner
+        # reads them again and skips what its saved state already reflects.
+        stream_wait_empty=False,
     )
     shell = Shell(app, kafka)
     tables = [_wire_stage(app, shell, stage, kafka, settings.detection.lateness_s)
@@ -99,11 +105,13 @@ def _wire_stage(app: faust.App, shell: Shell, stage: Stage, kafka: KafkaSettings
 
     async def handle(event: Event, message: Message) -> None:
         key = stage.key(shell.logical(message.topic), event, message.key)
-        if key is None:
-            return
-        state, outputs = stage.detector.step(table.get(key), event)
-        table.put(key, state, event.event_time, changed=_changed(event, outputs))
-        await _publish(shell, stage, outputs, event, message.value)
+        if key is None or table.seen(key, message):
+            message.ack()
+        else:
+            state, outputs = stage.detector.step(table.get(key), event)
+            sent = await _publish(shell, stage, outputs, event, message.value)
+            table.put(key, state, message, sent, event.event_time, changed=_changed(event, outputs))
+        table.sweep(message.partition, event.event_time)
 
     async def agent(stream: Any) -> None:
         await shell.consume(stage.name, stream, handle)
@@ -123,34 +131,69 @@ def _changed(event: Event, outputs: Sequence[Output]) -> bool:
     return isinstance(event, JobEvent) or any(not isinstance(o, (HangVote, Forward)) for o in outputs)
 
 
-async def _publish(shell: Shell, stage: Stage, outputs: Sequence[Output], event: Event, raw: bytes) -> None:
+async def _publish(shell: Shell, stage: Stage, outputs: Sequence[Output], event: Event | None,
+                   raw: bytes | None) -> list[Delivery]:
+    """Send a stage's outputs; an output that is the input ``event`` itself is forwarded as its
+    original bytes ``raw``. Returns the deliveries (the state snapshot waits for them)."""
+    sent: list[Delivery] = []
     for output in outputs:
         topic, key, out = stage.resolve(output)
-        if out is event:
-            await shell.forward(topic, key, raw)  # unchanged: re-key the original bytes
+        if out is event and raw is not None:
+            sent.append(await shell.forward(topic, key, raw))  # unchanged: re-key the original bytes
         else:
-            await shell.emit(out, topic=topic, key=key)
+            sent.append(await shell.emit(out, topic=topic, key=key))
+    return sent
+
+
+@dataclass
+class StageClock:
+    """A stage's event-time clock for flushing quiet keys: the median of its keys' newest
+    event times, moved on at wall-clock pace once that median has stood still for
+    ``idle_after_s`` of wall time.
+
+    The median alone stops when input stops: the last burst of a fleet that fell silent, or
+    of the only node that logs at all, would never close. An idle input is assumed to be at
+    least as fast as real time (the idle-source rule of stream processors, e.g. Flink's
+    ``withIdleness``), so the clock never runs ahead of a live producer, and it lags a
+    backlog read faster than real time (closing later, never earlier). Only the moment a
+    quiet key is flushed depends on the wall clock; what the flush emits depends on the
+    key's events alone, the same as ``faultline replay``'s flush at the end of its input.
+    """
+
+    idle_after_s: float
+    since: datetime | None = None
+    wall_s: float = 0.0
+
+    def now(self, median: datetime | None, wall_s: float) -> datetime | None:
+        """The clock at wall time ``wall_s`` (monotonic seconds) given the keys' ``median``."""
+        if median is None:
+            return None
+        if self.since is None or median > self.since:
+            self.since, self.wall_s = median, wall_s
+            return median
+        idle_s = wall_s - self.wall_s
+        return self.since + timedelta(seconds=idle_s) if idle_s >= self.idle_after_s else self.since
 
 
 def _tick(app: faust.App, shell: Shell, stage: Stage, table: StateTable, lateness_s: float) -> None:
     """Flush the stage's live states to its event-time watermark every ``tick_s``.
 
     Bursts close when their key falls silent, which no event of that key will announce. The
-    watermark is the median of the keys' newest event times, less the allowed lateness: not
-    the newest of all, so one node whose clock runs ahead cannot close every other key's
-    bursts early."""
+    watermark is the stage clock (:class:`StageClock`: the median of the keys' newest event
+    times, not the newest of all, so one node whose clock runs ahead cannot close every
+    other key's bursts early) less the allowed lateness."""
+    clock = StageClock(idle_after_s=lateness_s)
+
     @app.timer(stage.tick_s, name=f"flush_{stage.name}")  # one timer per stage: names must differ
     async def _flush_quiet() -> None:
-        latest = table.median_latest()
+        latest = clock.now(table.median_latest(), time.monotonic())
         if latest is None:
             return
         watermark = latest - timedelta(seconds=lateness_s)
         for key in list(table.cache):
             state, outputs = stage.detector.flush(table.cache[key], watermark)
             table.cache[key] = state
-            for output in outputs:
-                topic, out_key, out = stage.resolve(output)
-                await shell.emit(out, topic=topic, key=out_key)
+            table.touch(key, await _publish(shell, stage, outputs, None, None))
 
 
 def run_worker(settings: WorkerSettings) -> None:

@@ -9,6 +9,7 @@ changelog-backed Faust table (JSON bytes), cached in memory and written behind.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import logging
@@ -16,7 +17,7 @@ import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import faust
 from faust.types import EventT, StreamT, TableT
@@ -29,6 +30,8 @@ from streams.core.detector import Detector
 log = logging.getLogger("faultline.streams")
 
 Handler = Callable[[Event, "Message"], Awaitable[None]]
+Delivery = asyncio.Future[Any]
+"""The producer's promise for one sent message; done when the broker acknowledged it."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,8 @@ class Message:
     value: bytes
     timestamp: datetime | None = None
     """The broker's timestamp of the message (the event time of its dead letter, if any)."""
+    ack: Callable[[], object] = field(default=lambda: None, compare=False, repr=False)
+    """Acknowledge the record (its offset may be committed); the handler owns this call."""
 
 
 @dataclass
@@ -82,17 +87,20 @@ class Shell:
         return self.app.topic(*(self.kafka.topic(n) for n in names), key_serializer="raw",
                               value_serializer="raw")
 
-    async def emit(self, event: Event, topic: str | None = None, key: str | None = None) -> None:
-        """Publish a derived event on its registry topic (or ``topic``) with the registry key."""
+    async def emit(self, event: Event, topic: str | None = None, key: str | None = None) -> Delivery:
+        """Publish a derived event on its registry topic (or ``topic``) with the registry key;
+        returns the delivery (done once the broker has it)."""
         spec = topic_for(event) if topic is None else BY_NAME[topic]
         key = key if key is not None else spec.key_of(event)
         self.emitted[spec.name] = self.emitted.get(spec.name, 0) + 1
-        await self.topics[spec.name].send(key=key.encode() if key else None, value=encode(event))
+        sent = await self.topics[spec.name].send(key=key.encode() if key else None, value=encode(event))
+        return cast(Delivery, sent)
 
-    async def forward(self, topic: str, key: str | None, value: bytes) -> None:
-        """Re-key raw bytes onto another topic without re-encoding them."""
+    async def forward(self, topic: str, key: str | None, value: bytes) -> Delivery:
+        """Re-key raw bytes onto another topic without re-encoding them; returns the delivery."""
         self.emitted[topic] = self.emitted.get(topic, 0) + 1
-        await self.topics[topic].send(key=key.encode() if key else None, value=value)
+        sent = await self.topics[topic].send(key=key.encode() if key else None, value=value)
+        return cast(Delivery, sent)
 
     def logical(self, physical_topic: str) -> str:
         """The registry name of a physical topic of this namespace."""
@@ -105,9 +113,13 @@ class Shell:
         await self.emit(letter)
 
     async def consume(self, stage: str, stream: StreamT[Any], handle: Handler) -> None:
-        """Run ``handle`` on every decoded message of ``stream``; the agent's one catch point."""
+        """Run ``handle`` on every decoded message of ``stream``; the agent's one catch point.
+
+        Acks are manual: ``handle`` owns ``message.ack`` (the state table calls it once the
+        key's state reflecting the record is saved). A record that becomes a dead letter is
+        acked here: Faust delivers the letter before it commits the offset."""
         stats = self.stats.setdefault(stage, StageStats())
-        async for record in stream.events():
+        async for record in stream.noack().events():  # type: ignore[attr-defined]  # Stream has it, StreamT lacks it
             message = _message(record)
             stats.consumed += 1
             event = decode(message.value, source_topic=message.topic, partition=message.partition,
@@ -116,6 +128,7 @@ class Shell:
             if isinstance(event, DeadLetter):
                 if self.decode_owner.get(message.topic, stage) == stage:
                     await self.dead_letter(stage, event)
+                message.ack()
                 continue
             if stats.max_event_time is None or event.event_time > stats.max_event_time:
                 stats.max_event_time = event.event_time
@@ -124,6 +137,7 @@ class Shell:
             except Exception as exc:  # noqa: BLE001 - the single catch point: dead-letter and go on
                 log.exception("%s failed on %s@%s", stage, message.topic, message.offset)
                 await self.dead_letter(stage, _process_letter(event, message, exc))
+                message.ack()
 
     def summary(self) -> str:
         """Counters per stage (consumed, dead-lettered) and per output topic, for the stats log."""
@@ -137,7 +151,22 @@ def _message(record: EventT[Any]) -> Message:
     key = msg.key.decode("utf-8", "replace") if isinstance(msg.key, bytes) else msg.key
     value = msg.value if isinstance(msg.value, bytes) else bytes(msg.value or b"")
     stamp = datetime.fromtimestamp(msg.timestamp, UTC) if msg.timestamp else None
-    return Message(msg.topic, msg.partition, msg.offset, key, value, stamp)
+    return Message(msg.topic, msg.partition, msg.offset, key, value, stamp, _ack_once(record))
+
+
+def _ack_once(record: EventT[Any]) -> Callable[[], object]:
+    """``record.ack`` that does nothing the second time (a message read by several agents is
+    counted down once per agent, so a double ack would release another agent's hold)."""
+    done = False
+
+    def ack() -> object:
+        nonlocal done
+        if done:
+            return False
+        done = True
+        return record.ack()
+
+    return ack
 
 
 def _process_letter(event: Event, message: Message, exc: Exception) -> DeadLetter:
@@ -162,43 +191,161 @@ def unpack_state(text: str) -> Any:
     return json.loads(zlib.decompress(base64.b64decode(text)))
 
 
-class StateTable:
-    """Detector state per key in a changelog-backed Faust table, cached in memory.
+Ack = Callable[[], object]
+"""Marks one input record as processed (Faust ``event.ack``): its offset may then be committed."""
 
-    ``get`` returns the live state object (loaded from the table on first use). ``put``
-    writes it back to the table (and so to its changelog) when the detector emitted
-    something or when ``every_s`` of event time passed since the key's last write: Faust
-    only lets a table change inside stream iteration, and dumping a large job state on
-    every message would dominate the cost. After a crash a key's state is at most
-    ``every_s`` of event time old; at-least-once delivery plus deterministic ids keep the
-    outputs right. Call ``put`` only from inside the agent's stream iteration.
+
+@dataclass
+class _Unsaved:
+    """What a key did since its last snapshot was taken: input records to ack, outputs sent."""
+
+    acks: list[Ack] = field(default_factory=list)
+    sent: list[Delivery] = field(default_factory=list)
+
+
+@dataclass
+class _Snapshot:
+    """A key's state record, taken but not yet written: it waits until every output it
+    reflects is delivered, then goes to the table and its input records are acked."""
+
+    packed: str
+    acks: list[Ack]
+    sent: list[Delivery]
+
+    def deliveries_done(self) -> bool:
+        return all(d.done() for d in self.sent)
+
+    def delivered(self) -> bool:
+        return not any(d.cancelled() or d.exception() is not None for d in self.sent)
+
+
+class StateTable:
+    """Detector state per key, and the input offsets it reflects, in one changelog record.
+
+    Effectively-once without Kafka transactions (faust-streaming's exactly-once mode is not
+    sound: see docs/topology.md). Three rules make a key's state and the consumer group's
+    committed offsets agree after any crash:
+
+    1. **Offsets live in the state.** A key's record holds its detector state and, per input
+       topic-partition, the offset of the last record applied to it. A record at or below
+       that offset is skipped (:meth:`seen`): re-delivery after a crash never applies an
+       event twice (a burst is never counted twice).
+    2. **Ack after the snapshot.** An input record is acked (so its offset may be committed)
+       only when a state record reflecting it is written; Faust flushes the producer, table
+       changelog included, before it commits. Committed offsets therefore never pass state
+       that was not saved: nothing is lost.
+    3. **Outputs before the snapshot.** A snapshot is written only once every output it
+       reflects is delivered, so a skipped record's outputs are already on their topics.
+
+    Snapshots are taken when the detector emitted something or ``every_s`` of event time
+    after the key's last one (dumping a large job state on every message would dominate the
+    cost), and written by :meth:`sweep` from inside the stream iteration of an event of the
+    same partition (Faust writes a table's changelog to the current event's partition).
+    A crash re-reads at most about ``every_s`` of event time per key; what it re-applies
+    emits the same deterministic ids again, which sinks and actuators deduplicate.
     """
 
-    def __init__(self, table: TableT[Any, Any], detector: Detector[Any], every_s: float) -> None:
+    def __init__(self, table: TableT[Any, Any], detector: Detector[Any], every_s: float,
+                 sweep_every: int = 64) -> None:
         self.table = table
         self.detector = detector
         self.every_s = every_s
+        self.sweep_every = sweep_every
         self.cache: dict[str, Any] = {}
+        self.applied: dict[str, dict[str, int]] = {}
         self.written_at: dict[str, datetime] = {}
         self.latest: dict[str, datetime] = {}
         """Newest event time seen per key (the stage's clock is their median, see app._tick)."""
+        self.skipped = 0
+        """Records skipped because the key's saved state already reflected them."""
+        self._unsaved: dict[str, _Unsaved] = {}
+        self._snapshots: dict[str, _Snapshot] = {}
+        self._partition_of: dict[str, int] = {}
+        self._open: dict[int, set[str]] = {}
+        """Per partition, the keys with unsaved changes or a snapshot waiting to be written."""
+        self._since_sweep: dict[int, int] = {}
 
     def get(self, key: str) -> Any:
-        """The live state of ``key``."""
+        """The live state of ``key`` (loaded with its applied offsets on first use)."""
         if key not in self.cache:
             raw = self.table.get(key)
-            self.cache[key] = self.detector.load(unpack_state(raw)) if raw else self.detector.initial()
+            record = unpack_state(raw) if raw else None
+            if isinstance(record, dict) and "state" in record and "offsets" in record:
+                self.cache[key] = self.detector.load(record["state"])
+                self.applied[key] = {str(k): int(v) for k, v in record["offsets"].items()}
+            else:  # no record yet, or one written before offsets were kept with the state
+                self.cache[key] = self.detector.load(record) if record else self.detector.initial()
+                self.applied[key] = {}
         return self.cache[key]
 
-    def put(self, key: str, state: Any, event_time: datetime, changed: bool) -> None:
-        """Keep ``state`` for ``key``; persist it now if ``changed`` or it is due."""
+    def seen(self, key: str, message: Message) -> bool:
+        """Whether ``key``'s state already reflects ``message`` (a re-delivery after a crash)."""
+        self.get(key)
+        if message.offset <= self.applied[key].get(_position(message), -1):
+            self.skipped += 1
+            return True
+        return False
+
+    def put(self, key: str, state: Any, message: Message, sent: list[Delivery], event_time: datetime,
+            changed: bool) -> None:
+        """Keep ``state`` for ``key`` after applying ``message``, whose outputs are ``sent``;
+        take a snapshot if ``changed`` or one is due. Call only inside the stream iteration."""
         self.cache[key] = state
         if key not in self.latest or event_time > self.latest[key]:
             self.latest[key] = event_time
+        self.applied[key][_position(message)] = message.offset
+        unsaved = self._touch(key, message.partition)
+        unsaved.acks.append(message.ack)
+        unsaved.sent.extend(sent)
         last = self.written_at.get(key)
         if changed or last is None or (event_time - last).total_seconds() >= self.every_s:
-            self.table[key] = pack_state(self.detector.dump(state))
-            self.written_at[key] = event_time
+            self._snapshot(key, event_time)
+
+    def touch(self, key: str, sent: list[Delivery]) -> None:
+        """``key``'s state changed outside an input record (a flush) and emitted ``sent``."""
+        if key in self._partition_of:
+            self._touch(key, self._partition_of[key]).sent.extend(sent)
+
+    def sweep(self, partition: int, now: datetime, force: bool = False) -> None:
+        """Write the snapshots of ``partition`` whose outputs are delivered, ack what they
+        cover, and snapshot keys whose unsaved changes are ``every_s`` old in event time
+        ``now``. Runs every ``sweep_every`` records of the partition (or when ``force``), from
+        inside the stream iteration of a record of that partition."""
+        count = self._since_sweep.get(partition, 0) + 1
+        if count < self.sweep_every and not force:
+            self._since_sweep[partition] = count
+            return
+        self._since_sweep[partition] = 0
+        keys = self._open.get(partition, set())
+        for key in sorted(keys):
+            last = self.written_at.get(key)
+            if key in self._unsaved and (last is None or (now - last).total_seconds() >= self.every_s):
+                self._snapshot(key, now)
+            snapshot = self._snapshots.get(key)
+            if snapshot is not None and snapshot.deliveries_done():
+                del self._snapshots[key]
+                if snapshot.delivered():
+                    self.table[key] = snapshot.packed
+                    for ack in snapshot.acks:
+                        ack()
+                else:  # an output failed: leave its inputs unacked, they are read again after a restart
+                    log.error("state of %s not saved: an output it reflects was not delivered", key)
+        keys.difference_update([k for k in list(keys) if k not in self._unsaved and k not in self._snapshots])
+
+    def _touch(self, key: str, partition: int) -> _Unsaved:
+        self._partition_of[key] = partition
+        self._open.setdefault(partition, set()).add(key)
+        return self._unsaved.setdefault(key, _Unsaved())
+
+    def _snapshot(self, key: str, event_time: datetime) -> None:
+        """Take ``key``'s snapshot now; it supersedes (and inherits) one still waiting."""
+        unsaved = self._unsaved.pop(key, _Unsaved())
+        waiting = self._snapshots.get(key)
+        acks = (waiting.acks if waiting else []) + unsaved.acks
+        sent = [d for d in (waiting.sent if waiting else []) if not d.done()] + unsaved.sent
+        record = {"state": self.detector.dump(self.cache[key]), "offsets": dict(sorted(self.applied[key].items()))}
+        self._snapshots[key] = _Snapshot(pack_state(record), acks, sent)
+        self.written_at[key] = event_time
 
     def median_latest(self) -> datetime | None:
         """The median of the keys' newest event times (None before any event): a stage clock
@@ -209,7 +356,12 @@ class StateTable:
         return ordered[len(ordered) // 2]
 
     def forget(self) -> None:
-        """Drop the cache after a rebalance: the table is the truth for reassigned keys."""
-        self.cache.clear()
-        self.written_at.clear()
-        self.latest.clear()
+        """Drop everything after a rebalance: the table is the truth for reassigned keys, and
+        records not yet acked are delivered again to whoever owns them now."""
+        for attribute in (self.cache, self.applied, self.written_at, self.latest, self._unsaved,
+                          self._snapshots, self._partition_of, self._open, self._since_sweep):
+            attribute.clear()
+
+
+def _position(message: Message) -> str:
+    return f"{message.topic}#{message.partition}"

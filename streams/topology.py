@@ -72,7 +72,8 @@ def build(settings: DetectionSettings | None = None) -> Topology:
         Stage("lifecycle", ("jobs.lifecycle",), lifecycle_key, LifecycleFanout(), ("placements.feed",),
               state_every_s=0.0),
         Stage("route", ("telemetry.gpu", "telemetry.net", "faults.classified", "placements.feed"), message_key,
-              NodeRouter(), ("jobs.feed",), tick_s=5.0, end_flush_at_infinity=True),
+              NodeRouter(), ("jobs.feed",), tick_s=5.0, end_flush_at_infinity=True,
+              state_every_s=0.0),  # small per-node state: a crash re-forwards as little as possible
         Stage("jobs", JOB_INPUTS, job_key, job_pipeline(det), JOB_OUTPUTS,
               redirect=((Decision, "guards.feed", "cluster"), (JobEvent, "guards.feed", "cluster"))),
         Stage("guards", ("guards.feed",), message_key, GuardDetector(det.guards), ("decisions",),

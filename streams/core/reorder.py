@@ -93,6 +93,12 @@ class ReorderBuffer:
     path_max: dict[str, datetime] = field(default_factory=dict)
     _slowest: dict[str, list[tuple[datetime, str]]] = field(default_factory=dict)
     """Per path, a min-heap of (time, source); an entry is current iff its time is ``source_max[source]``."""
+    duplicates: int = 0
+    """Events dropped because an equal event (same id and content) was still held."""
+    _by_id: dict[str, Event] = field(default_factory=dict)
+    """The held events by id: an equal event arriving again while one is held is a duplicate
+    (event ids are unique per the contract). One re-read after its original was released
+    is late instead, and processed again."""
 
     def push(self, event: Event, lateness: timedelta, max_skew: timedelta = timedelta(seconds=60),
              path_skew: timedelta = timedelta(seconds=300)) -> list[Event]:
@@ -101,7 +107,11 @@ class ReorderBuffer:
         if self.released_to is not None and time < self.released_to:
             self.late += 1
             return [event]
+        if self._by_id.get(event.event_id) == event:  # redelivered (a producer retry, a re-read after a crash)
+            self.duplicates += 1
+            return []
         self.arrivals += 1
+        self._by_id[event.event_id] = event
         heapq.heappush(self.held, _held(event, self.arrivals))
         if self.max_seen is None or time > self.max_seen:
             self.max_seen = time
@@ -141,7 +151,10 @@ class ReorderBuffer:
         held = self.held
         limit = time_us(watermark) if watermark.year < 9999 else 2**63
         while held and held[0][0] <= limit:
-            out.append(heapq.heappop(held)[4])
+            event = heapq.heappop(held)[4]
+            if self._by_id.get(event.event_id) is event:
+                del self._by_id[event.event_id]
+            out.append(event)
         if out:
             self.released_to = out[-1].event_time
         return out
@@ -153,6 +166,7 @@ class ReorderBuffer:
             "max_seen": format_time(self.max_seen) if self.max_seen else None,
             "released_to": format_time(self.released_to) if self.released_to else None,
             "late": self.late,
+            "duplicates": self.duplicates,
             "source_max": {k: format_time(v) for k, v in sorted(self.source_max.items())},
         }
 
@@ -175,6 +189,7 @@ class ReorderBuffer:
         events = [decode(json.dumps(w)) for w in data.get("held", [])]
         held = [_held(e, n) for n, e in enumerate(events) if e.KIND != "dead_letter"]
         heapq.heapify(held)
+        by_id = {h[4].event_id: h[4] for h in held}
         source_max = {k: parse_time(v) for k, v in data.get("source_max", {}).items()}
         path_max, slowest = cls._paths(source_max)
         return cls(
@@ -186,4 +201,6 @@ class ReorderBuffer:
             source_max=source_max,
             path_max=path_max,
             _slowest=slowest,
+            duplicates=int(data.get("duplicates", 0)),
+            _by_id=by_id,
         )

@@ -26,7 +26,10 @@ Contract (TAXONOMY.md "Incidents"):
   job's own error or a symptom waits until event time passes ``first_seen + settle_s`` (the
   kernel line naming the real cause may come later); ``flush(now)`` publishes those settled
   by ``now``;
-- ``event_time`` of an incident is the event time at which it was (re)published.
+- ``event_time`` of an incident is when its evidence made it what it is: the later of the
+  moment it became ready and its ``last_seen``. It depends on the incident's faults only, not
+  on when the job's stream delivered them (a fault's final count arrives late, through the
+  classifier's quiet window), so the worker and replay give every version the same time.
 """
 
 from __future__ import annotations
@@ -158,7 +161,7 @@ class IncidentDetector:
             ready_at = self._ready_at(incident)
             if ready_at > now:
                 continue
-            event = self._incident(state, incident, min(now, max(state.clock or ready_at, ready_at)))
+            event = self._incident(state, incident, min(now, max(ready_at, incident.last_seen or ready_at)))
             mark = _fingerprint(event)
             if mark != incident.published:
                 incident.published = mark

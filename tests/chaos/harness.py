@@ -60,17 +60,22 @@ class Fleet:
         return final(self.replayed)
 
 
-def make_fleet(workdir: Path, duration_s: float = 300.0, start: datetime | None = None) -> Fleet:
-    """8 nodes x 8 GPUs, 2 jobs of 4 nodes: a hang in job 0, a slow node in job 1, an Xid 79 burst.
+def make_fleet(workdir: Path, duration_s: float = 300.0, start: datetime | None = None,
+               tail_s: float = 240.0, xid_lines: int = 20) -> Fleet:
+    """8 nodes x 8 GPUs, 2 jobs of 4 nodes: a hang in job 0, a slow node in job 1, an Xid 79 burst
+    of ``xid_lines`` lines, one every 0.5 s.
 
+    The faults fall in the first ``duration_s``; the fleet then runs ``tail_s`` more, so that the
+    event time of the stream itself passes every quiet window (a burst closes 180 s after its
+    last line) and the streaming worker reaches the final answers replay gives at its end.
     ``start`` defaults to 30 s ago so that decisions are not expired for an actuator acting now.
     """
     begin = start or (datetime.now(UTC) - timedelta(seconds=30)).replace(microsecond=0)
-    run = simulate(FleetConfig(nodes=8, jobs=2, nodes_per_job=4, duration_s=duration_s, seed=13,
+    run = simulate(FleetConfig(nodes=8, jobs=2, nodes_per_job=4, duration_s=duration_s + tail_s, seed=13,
                                cluster="chaos", start=begin),
                    [sc.Hang(job=0, at_s=duration_s / 2, source="single"),
                     sc.SlowNode(job=1, node=1, at_s=duration_s / 4, slowdown=1.4),
-                    sc.Xid(node=5, gpu=2, xid=79, at_s=duration_s / 3, repeats=20, interval_s=0.5)])
+                    sc.Xid(node=5, gpu=2, xid=79, at_s=duration_s / 3, repeats=xid_lines, interval_s=0.5)])
     path = workdir / "fleet.jsonl"
     run.write_jsonl(path)
     out = io.BytesIO()
@@ -355,6 +360,8 @@ class Comparison:
     extra: list[str]
     changed: list[str]
     duplicated: int
+    differences: list[str] = field(default_factory=list)
+    """For each changed id: its kind and the fields whose values differ (streamed vs replayed)."""
 
 
 def compare(observed: Observed, expected: dict[str, str]) -> Comparison:
@@ -362,10 +369,19 @@ def compare(observed: Observed, expected: dict[str, str]) -> Comparison:
     got = final(observed.events)
     wire = [encode(e) for e in observed.events]
     duplicated = len(wire) - len(set(wire))
+    changed = sorted(k for k in set(got) & set(expected) if got[k] != expected[k])
     return Comparison(streamed=len(got), replayed=len(expected),
                       lost=sorted(set(expected) - set(got)), extra=sorted(set(got) - set(expected)),
-                      changed=sorted(k for k in set(got) & set(expected) if got[k] != expected[k]),
-                      duplicated=duplicated)
+                      changed=changed, duplicated=duplicated,
+                      differences=[difference(k, got[k], expected[k]) for k in changed])
+
+
+def difference(event_id: str, streamed: str, replayed: str) -> str:
+    """``kind id: field streamed != replayed, ...`` for one changed id (values cut to 80 chars)."""
+    ours, theirs = json.loads(streamed), json.loads(replayed)
+    fields = sorted(f for f in set(ours) | set(theirs) if ours.get(f) != theirs.get(f))
+    shown = ", ".join(f"{f}: {str(ours.get(f))[:80]} != {str(theirs.get(f))[:80]}" for f in fields)
+    return f"{theirs.get('schema', '?')} {event_id[:12]}: {shown}"
 
 
 _CH_QUERY = """

@@ -129,6 +129,7 @@ def _streamed_row(name: str, env: Env, fleet: Fleet, feed: Feed, row: Row | None
     for label, ids in (("lost", result.lost), ("extra", result.extra), ("changed", result.changed)):
         if ids:
             row.notes.append(f"{label}: {len(ids)} ids, e.g. {ids[:3]}")
+    row.notes.extend(f"changed {d}" for d in result.differences)
     return row
 
 
@@ -157,6 +158,27 @@ def worker_kill(env: Env) -> Row:
     recovery = wait_advance(run.worker_committed, before, restarted)
     row = _streamed_row("worker-kill", env, fleet, feed)
     row.recovery_s = recovery
+    return run.finish(row)
+
+
+def burst_kill(env: Env) -> Row:
+    """1b. kill -9 of the worker in the middle of a 200-line Xid burst (the issue's repro): the
+    burst must still be one fault counted exactly 200, as in replay."""
+    fleet = make_fleet(env.workdir, xid_lines=200)
+    burst = [i for i, e in enumerate(fleet.events) if isinstance(e, LogLine) and "Xid" in e.line]
+    run = Run(env)
+    first = run.worker("w1")
+    feed = Feed(env.kafka, fleet.events, env.speed)
+    feed.start()
+    feed.wait_sent(burst[len(burst) // 2])
+    first.kill9()
+    before = run.worker_committed()
+    restarted = time.monotonic()
+    run.worker("w1", wait=False)
+    recovery = wait_advance(run.worker_committed, before, restarted)
+    row = _streamed_row("burst-kill", env, fleet, feed)
+    row.recovery_s = recovery
+    row.notes.append(f"killed after {burst[len(burst) // 2]} of {len(fleet.events)} events, mid-burst")
     return run.finish(row)
 
 
@@ -378,7 +400,7 @@ def fuzz_run(env: Env, count: int = 10_000, decisions: bool = True, name: str = 
     is processed."""
     from tests.conftest import consume_topic
 
-    fleet = make_fleet(env.workdir, duration_s=120)
+    fleet = make_fleet(env.workdir, duration_s=120, tail_s=0)
     run = Run(env)
     run.worker("w1")
     inputs, valid_decisions = _valid_samples(fleet)
@@ -426,6 +448,7 @@ def _good_line(fleet: Fleet) -> LogLine:
 SCENARIOS: dict[str, Callable[[Env], Row]] = {
     "baseline": baseline,
     "worker-kill": worker_kill,
+    "burst-kill": burst_kill,
     "sink-kill": sink_kill,
     "actuator-kill": actuator_kill,
     "broker-restart": broker_restart,

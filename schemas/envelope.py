@@ -38,6 +38,11 @@ def _to_utc(value: datetime) -> datetime:
     return value.astimezone(UTC)
 
 
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(2200, 1, 1, tzinfo=UTC)
+"""Times outside [EARLIEST, LATEST) are rejected: no real event has them, and near the ends of
+``datetime``'s range a detector's time arithmetic would overflow on every later event of the key."""
+
 UtcTime = Annotated[
     AwareDatetime,
     PlainSerializer(format_time, return_type=str, when_used="json"),
@@ -81,7 +86,11 @@ class Event(BaseModel):
         if self.KIND and not self.schema_:
             object.__setattr__(self, "schema_", self.schema_name())
         for name, value in self.__dict__.items():
-            if isinstance(value, datetime) and value.utcoffset() != UTC.utcoffset(None):
+            if not isinstance(value, datetime):
+                continue
+            if not EARLIEST <= value < LATEST:
+                raise ValueError(f"{name} {value.isoformat()} is outside {EARLIEST.year}..{LATEST.year - 1}")
+            if value.utcoffset() != UTC.utcoffset(None):
                 object.__setattr__(self, name, _to_utc(value))
         return self
 

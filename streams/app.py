@@ -29,6 +29,9 @@ from streams.topics import MAX_STATE_MESSAGE_BYTES, create_topics, table_name
 
 log = logging.getLogger("faultline.streams")
 
+SAVE_IDLE_EVERY_S = 1.0
+"""Wall seconds after which a key no record touched has its state saved and its records acked."""
+
 
 def build_app(settings: WorkerSettings) -> faust.App:
     """A Faust app with one agent per stage of the declared topology."""
@@ -111,7 +114,7 @@ def _wire_stage(app: faust.App, shell: Shell, stage: Stage, kafka: KafkaSettings
             state, outputs = stage.detector.step(table.get(key), event)
             sent = await _publish(shell, stage, outputs, event, message.value)
             table.put(key, state, message, sent, event.event_time, changed=_changed(event, outputs))
-        table.sweep(message.partition, event.event_time)
+        table.sweep(message.partition, event.event_time, key)
 
     async def agent(stream: Any) -> None:
         await shell.consume(stage.name, stream, handle)
@@ -120,6 +123,11 @@ def _wire_stage(app: faust.App, shell: Shell, stage: Stage, kafka: KafkaSettings
     app.agent(shell.source(stage.name, *stage.inputs), name=stage.name)(agent)
     if stage.tick_s > 0:
         _tick(app, shell, stage, table, lateness_s)
+
+    @app.timer(SAVE_IDLE_EVERY_S, name=f"save_{stage.name}")
+    async def _save_idle() -> None:
+        table.save_idle(time.monotonic(), idle_s=SAVE_IDLE_EVERY_S)
+
     return table
 
 

@@ -13,6 +13,7 @@ import asyncio
 import base64
 import json
 import logging
+import time
 import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -216,7 +217,12 @@ class _Snapshot:
         return all(d.done() for d in self.sent)
 
     def delivered(self) -> bool:
-        return not any(d.cancelled() or d.exception() is not None for d in self.sent)
+        return all(_succeeded(d) for d in self.sent)
+
+
+def _succeeded(delivery: Delivery) -> bool:
+    """Whether the broker acknowledged ``delivery`` (done, neither cancelled nor failed)."""
+    return delivery.done() and not delivery.cancelled() and delivery.exception() is None
 
 
 class StateTable:
@@ -264,6 +270,8 @@ class StateTable:
         self._open: dict[int, set[str]] = {}
         """Per partition, the keys with unsaved changes or a snapshot waiting to be written."""
         self._since_sweep: dict[int, int] = {}
+        self._put_at_s: dict[str, float] = {}
+        """Wall (monotonic) time of each key's last record: :meth:`save_idle` finds quiet keys."""
 
     def get(self, key: str) -> Any:
         """The live state of ``key`` (loaded with its applied offsets on first use)."""
@@ -290,6 +298,8 @@ class StateTable:
             changed: bool) -> None:
         """Keep ``state`` for ``key`` after applying ``message``, whose outputs are ``sent``;
         take a snapshot if ``changed`` or one is due. Call only inside the stream iteration."""
+        self._write(key)  # a snapshot whose outputs arrived meanwhile goes now, before a newer supersedes it
+        self._put_at_s[key] = time.monotonic()
         self.cache[key] = state
         if key not in self.latest or event_time > self.latest[key]:
             self.latest[key] = event_time
@@ -306,31 +316,57 @@ class StateTable:
         if key in self._partition_of:
             self._touch(key, self._partition_of[key]).sent.extend(sent)
 
-    def sweep(self, partition: int, now: datetime, force: bool = False) -> None:
-        """Write the snapshots of ``partition`` whose outputs are delivered, ack what they
-        cover, and snapshot keys whose unsaved changes are ``every_s`` old in event time
-        ``now``. Runs every ``sweep_every`` records of the partition (or when ``force``), from
-        inside the stream iteration of a record of that partition."""
+    def sweep(self, partition: int, now: datetime, key: str | None = None, force: bool = False) -> None:
+        """Write the snapshot of ``key`` (the current record's) if its outputs are delivered.
+        Every ``sweep_every`` records of the partition (or when ``force``) do the same for all
+        its keys, and snapshot those whose unsaved changes are ``every_s`` old in event time
+        ``now``."""
+        if key is not None:
+            self._write(key)
         count = self._since_sweep.get(partition, 0) + 1
         if count < self.sweep_every and not force:
             self._since_sweep[partition] = count
             return
         self._since_sweep[partition] = 0
         keys = self._open.get(partition, set())
-        for key in sorted(keys):
-            last = self.written_at.get(key)
-            if key in self._unsaved and (last is None or (now - last).total_seconds() >= self.every_s):
-                self._snapshot(key, now)
-            snapshot = self._snapshots.get(key)
-            if snapshot is not None and snapshot.deliveries_done():
-                del self._snapshots[key]
-                if snapshot.delivered():
-                    self.table[key] = snapshot.packed
-                    for ack in snapshot.acks:
-                        ack()
-                else:  # an output failed: leave its inputs unacked, they are read again after a restart
-                    log.error("state of %s not saved: an output it reflects was not delivered", key)
+        for open_key in sorted(keys):
+            last = self.written_at.get(open_key)
+            if open_key in self._unsaved and (last is None or (now - last).total_seconds() >= self.every_s):
+                self._snapshot(open_key, now)
+            self._write(open_key)
         keys.difference_update([k for k in list(keys) if k not in self._unsaved and k not in self._snapshots])
+
+    def save_idle(self, now_s: float, idle_s: float) -> None:
+        """Snapshot the keys with unsaved changes that no record touched for ``idle_s`` of wall
+        time (``now_s``: monotonic seconds), and write every snapshot whose outputs arrived.
+
+        Run from a timer: without it, the last records of a partition that fell quiet would stay
+        unacked (harmless after a crash, they are skipped, but the group's lag never reaches 0).
+        A snapshot taken here carries the key's newest event time as its own."""
+        for key in [k for k in self._unsaved if now_s - self._put_at_s.get(k, now_s) >= idle_s]:
+            self._snapshot(key, self.latest[key])  # every key with changes had a record (put sets latest)
+        for key in list(self._snapshots):
+            self._write(key)
+        for keys in self._open.values():
+            keys.difference_update([k for k in list(keys) if k not in self._unsaved and k not in self._snapshots])
+
+    def _write(self, key: str) -> None:
+        """Write ``key``'s waiting snapshot and ack what it covers, once its outputs are delivered.
+
+        The changelog record goes to the key's own partition, named explicitly, so this may run
+        outside the stream iteration of a record of that key (Faust's ``table[key] = value``
+        takes the partition of the record being processed)."""
+        snapshot = self._snapshots.get(key)
+        if snapshot is None or not snapshot.deliveries_done():
+            return
+        del self._snapshots[key]
+        if snapshot.delivered():
+            self.table.data[key] = snapshot.packed
+            self.table.send_changelog(self._partition_of[key], key, snapshot.packed)
+            for ack in snapshot.acks:
+                ack()
+        else:  # an output failed: leave its inputs unacked, they are read again after a restart
+            log.error("state of %s not saved: an output it reflects was not delivered", key)
 
     def _touch(self, key: str, partition: int) -> _Unsaved:
         self._partition_of[key] = partition
@@ -342,7 +378,7 @@ class StateTable:
         unsaved = self._unsaved.pop(key, _Unsaved())
         waiting = self._snapshots.get(key)
         acks = (waiting.acks if waiting else []) + unsaved.acks
-        sent = [d for d in (waiting.sent if waiting else []) if not d.done()] + unsaved.sent
+        sent = [d for d in (waiting.sent if waiting else []) if not _succeeded(d)] + unsaved.sent
         record = {"state": self.detector.dump(self.cache[key]), "offsets": dict(sorted(self.applied[key].items()))}
         self._snapshots[key] = _Snapshot(pack_state(record), acks, sent)
         self.written_at[key] = event_time
@@ -359,7 +395,7 @@ class StateTable:
         """Drop everything after a rebalance: the table is the truth for reassigned keys, and
         records not yet acked are delivered again to whoever owns them now."""
         for attribute in (self.cache, self.applied, self.written_at, self.latest, self._unsaved,
-                          self._snapshots, self._partition_of, self._open, self._since_sweep):
+                          self._snapshots, self._partition_of, self._open, self._since_sweep, self._put_at_s):
             attribute.clear()
 
 

@@ -29,13 +29,19 @@ def main(argv: list[str] | None = None, env: Mapping[str, str] | None = None) ->
     parser.add_argument("--dsn", default=env.get("FAULTLINE_CLICKHOUSE_DSN"))
     parser.add_argument("--group-id", default=None, help="consumer group (default '<namespace>clickhouse-sink')")
     parser.add_argument("--idle-exit-s", type=float, default=None, help="exit after this long without messages")
+    parser.add_argument("--session-timeout-ms", type=int, default=10_000,
+                        help="how soon the group hands a crashed sink's partitions on (default 10000)")
+    parser.add_argument("--instance-id", default=None,
+                        help="static group membership: unique per sink (e.g. the host name); a restarted "
+                        "sink with the same id resumes at once")
     args = parser.parse_args(argv)
     kafka = kafka_from(env, bootstrap=args.bootstrap, namespace=args.namespace)
     ch = ClickHouseSettings(dsn=args.dsn) if args.dsn else ClickHouseSettings()
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    sink = ClickHouseSink(kafka, ch, args.group_id or f"{kafka.namespace}clickhouse-sink")
+    sink = ClickHouseSink(kafka, ch, args.group_id or f"{kafka.namespace}clickhouse-sink",
+                          session_timeout_ms=args.session_timeout_ms, instance_id=args.instance_id)
     print(f"sink: {kafka.bootstrap_servers} ({kafka.namespace}*) -> {ch.dsn}", file=sys.stderr, flush=True)
     counters = sink.run(stop=stop, idle_exit_s=args.idle_exit_s, progress=_progress)
     print(f"sink: stopped after inserting {counters.inserted} rows "

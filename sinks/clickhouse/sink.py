@@ -73,13 +73,21 @@ class ClickHouseSink:
         ch: ClickHouseSettings,
         group_id: str,
         topics: Sequence[str] = DERIVED_TOPICS,
+        session_timeout_ms: int = 10_000,
+        instance_id: str | None = None,
     ) -> None:
+        """``session_timeout_ms``: how soon the group notices a crashed sink and hands its
+        partitions on (librdkafka's default, 45 s, is how long a restarted sink would wait).
+        ``instance_id``: static group membership (``group.instance.id``): a sink restarted with
+        the same id gets its partitions back at once, without a rebalance."""
         if not group_id:
             raise ValueError("group_id must be a non-empty consumer group name")
         self.kafka = kafka
         self.ch = ch
         self.group_id = group_id
         self.topics = tuple(topics)
+        self.session_timeout_ms = session_timeout_ms
+        self.instance_id = instance_id
         self.counters = SinkCounters()
         self._batch = Batch()
         self._stop = threading.Event()
@@ -144,6 +152,8 @@ class ClickHouseSink:
             "enable.auto.commit": False,
             "enable.auto.offset.store": False,
             "auto.offset.reset": "earliest",
+            "session.timeout.ms": self.session_timeout_ms,
+            **({"group.instance.id": self.instance_id} if self.instance_id else {}),
         })
 
     def _on_assign(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:

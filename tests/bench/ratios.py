@@ -179,7 +179,7 @@ def _wait_committed(kafka: object, group: str, ends: dict[tuple[str, int], int],
     try:
         while time.monotonic() < deadline:
             offsets = consumer.committed([TopicPartition(t, p) for t, p in ends], timeout=10)
-            if all(o.offset >= ends[(o.topic, o.partition)] for o in offsets):
+            if all(o.offset >= ends[(o.topic, o.partition)] or ends[(o.topic, o.partition)] == 0 for o in offsets):
                 return
             time.sleep(0.5)
         raise TimeoutError("the worker did not reach the end of its inputs")

@@ -190,7 +190,7 @@ def start_sink(kafka: KafkaSettings, workdir: Path, dsn: str, group: str) -> Pro
     log = workdir / f"sink-{uuid.uuid4().hex[:6]}.log"
     # `faultline sink` reads its own --bootstrap/--namespace (the global ones do not reach it)
     argv = _cli(kafka, "sink", "--bootstrap", kafka.bootstrap_servers, "--namespace", kafka.namespace,
-                "--dsn", dsn, "--group-id", group)
+                "--dsn", dsn, "--group-id", group, "--instance-id", f"{group}-1")
     return Proc("sink", argv, log)
 
 
@@ -376,11 +376,18 @@ def compare(observed: Observed, expected: dict[str, str]) -> Comparison:
                       differences=[difference(k, got[k], expected[k]) for k in changed])
 
 
+def _around_difference(ours: str, theirs: str, width: int = 60) -> str:
+    """``...ours... != ...theirs...``, each cut to ``width`` characters from where they part."""
+    start = next((i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b), min(len(ours), len(theirs)))
+    start = max(0, start - width // 3)
+    return f"{ours[start:start + width]} != {theirs[start:start + width]}"
+
+
 def difference(event_id: str, streamed: str, replayed: str) -> str:
     """``kind id: field streamed != replayed, ...`` for one changed id (values cut to 80 chars)."""
     ours, theirs = json.loads(streamed), json.loads(replayed)
     fields = sorted(f for f in set(ours) | set(theirs) if ours.get(f) != theirs.get(f))
-    shown = ", ".join(f"{f}: {str(ours.get(f))[:80]} != {str(theirs.get(f))[:80]}" for f in fields)
+    shown = ", ".join(f"{f}: {_around_difference(str(ours.get(f)), str(theirs.get(f)))}" for f in fields)
     return f"{theirs.get('schema', '?')} {event_id[:12]}: {shown}"
 
 

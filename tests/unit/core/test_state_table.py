@@ -7,6 +7,7 @@ assignment); deliveries are real asyncio futures resolved by the test, as the pr
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -30,10 +31,22 @@ class Counter:
         return 0
 
     def dump(self, state: int) -> JsonData:
-        return state
+        return {"n": state}
 
     def load(self, data: JsonData) -> int:
-        return int(data)
+        return int(data["n"])
+
+
+class Store(dict[str, Any]):
+    """What StateTable uses of a Faust table: ``get``, the store ``data`` and ``send_changelog``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.data = self
+        self.changelog: list[tuple[int, str, str]] = []
+
+    def send_changelog(self, partition: int, key: str, value: str) -> None:
+        self.changelog.append((partition, key, value))
 
 
 @dataclass
@@ -63,24 +76,35 @@ def apply(table: StateTable, acks: Acks, offset: int, sent: list[Delivery], chan
     message = acks.message(offset)
     if not table.seen("k", message):
         table.put("k", table.get("k") + 1, message, sent, T0 + timedelta(seconds=offset), changed)
-    table.sweep(0, T0 + timedelta(seconds=offset), force=True)
+    table.sweep(0, T0 + timedelta(seconds=offset), "k", force=True)
 
 
 def test_a_record_is_acked_only_once_its_state_is_saved(loop: asyncio.AbstractEventLoop) -> None:
-    store: dict[str, Any] = {}
+    store = Store()
     table, acks = StateTable(store, Counter(), every_s=10), Acks()  # type: ignore[arg-type]
     apply(table, acks, 0, [])  # the first record of a key is always snapshotted
-    assert acks.done == [0] and unpack_state(store["k"]) == {"state": 1, "offsets": {"in#0": 0}}
+    assert acks.done == [0] and unpack_state(store["k"]) == {"state": {"n": 1}, "offsets": {"in#0": 0}}
     for offset in (1, 2, 3):  # nothing emitted, not due: unsaved, so not acked
         apply(table, acks, offset, [])
     assert acks.done == [0]
     apply(table, acks, 11, [])  # 11 s of event time since the last snapshot
     assert acks.done == [0, 1, 2, 3, 11]
-    assert unpack_state(store["k"]) == {"state": 5, "offsets": {"in#0": 11}}
+    assert unpack_state(store["k"]) == {"state": {"n": 5}, "offsets": {"in#0": 11}}
+    assert [(p, k) for p, k, _ in store.changelog] == [(0, "k"), (0, "k")]
+
+
+def test_a_key_that_falls_quiet_is_saved_by_the_timer(loop: asyncio.AbstractEventLoop) -> None:
+    store = Store()
+    table, acks = StateTable(store, Counter(), every_s=10), Acks()  # type: ignore[arg-type]
+    apply(table, acks, 0, [])
+    apply(table, acks, 1, [])  # unsaved: not due in event time, and no record follows
+    assert acks.done == [0]
+    table.save_idle(time.monotonic() + 5, idle_s=1)
+    assert acks.done == [0, 1] and unpack_state(store["k"])["offsets"] == {"in#0": 1}
 
 
 def test_a_snapshot_waits_for_the_outputs_it_reflects(loop: asyncio.AbstractEventLoop) -> None:
-    store: dict[str, Any] = {}
+    store = Store()
     table, acks = StateTable(store, Counter(), every_s=10), Acks()  # type: ignore[arg-type]
     pending = delivery(loop, done=False)
     apply(table, acks, 0, [pending], changed=True)
@@ -91,7 +115,7 @@ def test_a_snapshot_waits_for_the_outputs_it_reflects(loop: asyncio.AbstractEven
 
 
 def test_a_failed_output_leaves_its_records_unacked(loop: asyncio.AbstractEventLoop) -> None:
-    store: dict[str, Any] = {}
+    store = Store()
     table, acks = StateTable(store, Counter(), every_s=10), Acks()  # type: ignore[arg-type]
     failed = delivery(loop, done=False)
     failed.set_exception(RuntimeError("broker said no"))
@@ -100,7 +124,7 @@ def test_a_failed_output_leaves_its_records_unacked(loop: asyncio.AbstractEventL
 
 
 def test_after_a_crash_records_the_saved_state_reflects_are_skipped(loop: asyncio.AbstractEventLoop) -> None:
-    store: dict[str, Any] = {}
+    store = Store()
     before, acks = StateTable(store, Counter(), every_s=10), Acks()  # type: ignore[arg-type]
     for offset in range(5):
         apply(before, acks, offset, [], changed=True)  # saved after every record

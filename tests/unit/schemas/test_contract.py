@@ -61,6 +61,14 @@ def test_naive_time_is_rejected_as_dead_letter() -> None:
     assert base64.b64decode(out.raw) == raw
 
 
+@pytest.mark.parametrize("moment", ["9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z", "1969-12-31T23:59:59Z"])
+def test_times_no_real_event_has_are_dead_letters_naming_the_field(moment: str) -> None:
+    raw = json.dumps({"schema": "log_line/v1", "event_id": "x", "event_time": moment,
+                      "cluster": "c", "node_id": "n", "source": "kernel", "line": "l"}).encode()
+    out = decode(raw)
+    assert isinstance(out, DeadLetter) and out.stage == "validate" and "event_time" in out.error
+
+
 @pytest.mark.parametrize("raw,stage", [
     (b"\xff\xfe\x00", "decode"),
     (b"{not json", "decode"),

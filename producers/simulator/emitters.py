@@ -149,7 +149,8 @@ def gpu_sample(f: EventFactory, node: NodeRef, ms: int, rng: random.Random) -> l
     """The gpu_sample of ``node`` at ``ms``."""
     node.gpus.advance(ms)
     tl, gpn = node.tl, len(node.gpus.gpus)
-    if tl is not None and (tl.node_dead(node.pos, ms) or not tl.variation.node_metrics):
+    if tl is not None and (tl.node_dead(node.pos, ms) or not tl.variation.node_metrics
+                           or not tl.variation.gpu_metrics):
         return []  # the node agent died with the node, or the job's nodes have none
     sm_active = tl.variation.sm_active if tl is not None else True
     thermal = tl is not None and tl.speed.is_slow(node.pos, ms, "thermal")

@@ -25,6 +25,8 @@ class Variation:
     ``sm_active``: DCGM profiling present (False: NVML only, ``sm_active`` null).
     ``node_metrics``: gpu/net samples of the job's nodes are emitted (False with no stacks and
     no flight recorder: the job reports logs and step progress only).
+    ``gpu_metrics``: gpu samples of the job's nodes are emitted (False: the node agent reads
+    RDMA counters only; net samples go on, so a job may vote from its compute rails alone).
     ``stacks`` / ``flight_recorder``: stack samples / collective_progress are emitted.
     ``waiter_frames``: ``real`` puts hang waiters in real PyTorch wait frames (see stacks.py).
     ``hooks``: lifecycle hooks beyond scheduling (False: no running/checkpoint events).
@@ -38,6 +40,7 @@ class Variation:
 
     sm_active: bool = True
     node_metrics: bool = True
+    gpu_metrics: bool = True
     stacks: bool = True
     flight_recorder: bool = True
     waiter_frames: WaiterFrames = "named"

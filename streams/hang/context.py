@@ -19,7 +19,9 @@ shape of a hang: a frozen waiter group that is not I/O and no I/O rank outside i
 A phase explains the probes of ``HangSettings.phase_explains`` for its budget:
 ``min(phase_budget_max_s, max(floor, phase_overrun_factor x the longest earlier quiet period
 or phase of the job))``, the floor being ``checkpoint_budget_s`` or ``init_budget_s``; the
-cap keeps every budget below the framework watchdog. Past the budget the phase explains
+cap keeps every budget below the framework watchdog. The one exception is an announced
+evaluation of a job whose only probe with data is log/step progress (``solo``): see
+``HangSettings.solo_eval_budget_s``. Past the budget the phase explains
 nothing and relaxes the probes that normally demand the signature of a collective wait
 (see ``probes.run_probes``): a save stuck in I/O freezes stacks in I/O frames and idles the
 GPUs without spinning them.
@@ -90,11 +92,21 @@ def _enter(state: JobState, phase: str, now_us: int, settings: HangSettings) -> 
     """Switch phase; a repeated kind (a duplicate or nested checkpoint event) changes nothing."""
     if phase == state.phase:
         return
-    _record(state, now_us, settings)
-    if phase == "train":
-        restart_floor(state.run, now_us)
+    if not _asynchronous(state):  # a background save paused nothing: no history, no fresh floor
+        _record(state, now_us, settings)
+        if phase == "train":
+            restart_floor(state.run, now_us)
     state.phase = phase
     state.phase_since_us = now_us
+
+
+def _asynchronous(state: JobState) -> bool:
+    """Whether the hooked checkpoint being left saw the job make progress (written in the
+    background): leaving it must not restart the evidence floor, or a hang that began during
+    the write would be forgiven when the writer thread reports completion."""
+    run = state.run
+    return state.phase == "checkpoint" and run.hook_step is not None \
+        and (run.max_step if run.max_step is not None else -1) > run.hook_step
 
 
 def _record(state: JobState, now_us: int, settings: HangSettings) -> None:
@@ -106,11 +118,17 @@ def _record(state: JobState, now_us: int, settings: HangSettings) -> None:
     del kept[: max(0, len(kept) - settings.phase_history)]
 
 
-def budget_s(state: JobState, kind: str, settings: HangSettings) -> float:
-    """How long a quiet phase of ``kind`` may last before it stops explaining anything."""
-    floor = settings.init_budget_s if kind == "init" else settings.checkpoint_budget_s
+def budget_s(state: JobState, kind: str, settings: HangSettings, solo: bool = False) -> float:
+    """How long a quiet phase of ``kind`` may last before it stops explaining anything.
+
+    ``solo`` (log/step progress is the only probe with data): an evaluation gets
+    ``solo_eval_budget_s`` or ``phase_overrun_factor`` x the job's longest earlier
+    evaluation, uncapped (see ``HangSettings.solo_eval_budget_s``)."""
     earlier = state.history.get(kind, []) + state.history.get("quiet", [])
     measured = settings.phase_overrun_factor * max(earlier, default=0.0)
+    if solo and kind == "eval":
+        return max(settings.solo_eval_budget_s, measured)
+    floor = settings.init_budget_s if kind == "init" else settings.checkpoint_budget_s
     return min(settings.phase_budget_max_s, max(floor, measured))
 
 
@@ -141,16 +159,19 @@ def current_phase(state: JobState, now_us: int, view: StackView | None) -> Phase
     return None
 
 
-def overrun(state: JobState, phase: PhaseView | None, now_us: int, settings: HangSettings) -> bool:
-    """Whether ``phase`` has lasted past its budget at event time ``now_us``."""
+def overrun(state: JobState, phase: PhaseView | None, now_us: int, settings: HangSettings,
+            solo: bool = False) -> bool:
+    """Whether ``phase`` has lasted past its budget at event time ``now_us`` (``solo``: see
+    :func:`budget_s`)."""
     if phase is None:
         return False
-    return now_us - phase.since_us > seconds(budget_s(state, phase.kind, settings))
+    return now_us - phase.since_us > seconds(budget_s(state, phase.kind, settings, solo))
 
 
-def explained(state: JobState, phase: PhaseView | None, now_us: int, settings: HangSettings) -> frozenset[str]:
+def explained(state: JobState, phase: PhaseView | None, now_us: int, settings: HangSettings,
+              solo: bool = False) -> frozenset[str]:
     """The probe names ``phase`` explains at event time ``now_us`` (empty if none or overrun)."""
-    if phase is None or overrun(state, phase, now_us, settings):
+    if phase is None or overrun(state, phase, now_us, settings, solo):
         return frozenset()
     return frozenset(settings.phase_explains)
 

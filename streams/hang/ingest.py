@@ -7,6 +7,7 @@ the job runs.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 
 from schemas import CollectiveProgress, GpuSample, LogLine, NetSample, StackSample, StepProgress
@@ -24,6 +25,7 @@ from streams.hang.state import (
 )
 
 JOB_LOG_SOURCES = ("training", "nccl")
+TAG = re.compile(r"\d+")
 
 
 def is_io(frames: tuple[str, ...], settings: HangSettings) -> bool:
@@ -52,44 +54,93 @@ def restart_floor(run: AttemptState, now_us: int) -> None:
 def _quiet_ended(state: JobState, now_us: int, settings: HangSettings) -> None:
     """A quiet period (no log, no step) just ended with activity: record it in the job's
     history and, like the end of a hooked phase, restart the evidence floor (what the quiet
-    phase left behind, a barrier still in flight, idle GPUs, does not count afterwards)."""
+    phase left behind, a barrier still in flight, idle GPUs, does not count afterwards).
+
+    A quiet period the job announced (its last line said "evaluating", "saving checkpoint")
+    is kept under that phase's kind, an unannounced one under ``quiet``: only unannounced
+    pauses lengthen the logs-only solo window, announced ones have their own phase budget."""
     run = state.run
     marks = [t for t in (run.last_log_us, run.last_progress_us) if t is not None]
     if not marks:
         return
     gap_s = (now_us - max(marks)) / 1e6
     if gap_s >= settings.log_silence_s / 2:
-        kept = state.history.setdefault("quiet", [])
+        kept = state.history.setdefault(run.phase_line or "quiet", [])
         kept.append(gap_s)
         del kept[: max(0, len(kept) - settings.phase_history)]
         restart_floor(run, now_us)
 
 
+def _kind(marker: str) -> str:
+    return "checkpoint" if "checkpoint" in marker else "eval"
+
+
+def _ended(line: str, settings: HangSettings) -> str | None:
+    """The phase kind a line says has ended ("saved checkpoint", "validation loss"), or None."""
+    lowered = line.lower()
+    return next((_kind(m) for m in settings.phase_end_markers if m in lowered), None)
+
+
+def _tag(line: str) -> str | None:
+    """The first number of a line (the iteration a save or evaluation announces), if any."""
+    found = TAG.search(line)
+    return found.group(0) if found else None
+
+
+def _other_tag(run: AttemptState, line: str) -> bool:
+    """Whether an end line names another iteration than the open announcement did."""
+    tag = _tag(line)
+    return run.phase_tag is not None and tag is not None and tag != run.phase_tag
+
+
+def _follow_phase(run: AttemptState, announced: str | None, ended: str | None) -> None:
+    """Update the announced phase from the job's latest training line: an announcement opens
+    (or nests in) a phase, its end line closes one level, any other line means the loop runs."""
+    if announced is not None:
+        run.phase_depth = run.phase_depth + 1 if announced == run.phase_line else 1
+        run.phase_line = announced
+    elif ended is not None and ended == run.phase_line and run.phase_depth > 1:
+        run.phase_depth -= 1
+    else:
+        run.phase_line, run.phase_depth = None, 0
+
+
 def _announced(line: str, settings: HangSettings) -> str | None:
     lowered = line.lower()
+    if _ended(lowered, settings) is not None:
+        return None
     for marker in settings.phase_log_markers:
         if marker in lowered:
-            return "checkpoint" if "checkpoint" in marker else "eval"
+            return _kind(marker)
     return None
 
 
 def on_log(state: JobState, event: LogLine, settings: HangSettings) -> None:
     """Record a training/NCCL line as a sign of life; kernel/system lines say nothing.
 
-    The latest training line may announce a quiet phase (``phase_line``). For a job that
-    reports no steps, a line after a verdict closes the hang episode.
+    The latest training line may announce a quiet phase (``phase_line``). A line ending a
+    phase ("saved checkpoint") other than the announced one, in a job that reports steps, is
+    no sign of life and changes no phase: an asynchronous save's writer reports completion
+    whether the training loop runs, evaluates or hangs; the loop shows progress by its steps.
+    For a job that reports no steps, a line after a verdict closes the hang episode.
     """
     seen(state, event.node_id, to_us(event.event_time))
     if event.source not in JOB_LOG_SOURCES:
         return
     run, now_us = state.run, to_us(event.event_time)
+    ended = _ended(event.line, settings)
+    if run.saw_steps and ended is not None and (ended != run.phase_line or _other_tag(run, event.line)):
+        return  # a background write reporting completion, not the end of the announced pause
     if run.last_log_us is None or now_us > run.last_log_us:
         _quiet_ended(state, now_us, settings)
         if run.last_log_us is not None:
             run.log_gaps.append(now_us - run.last_log_us)
         run.last_log_us = now_us
-        if event.source == "training":
-            run.phase_line = _announced(event.line, settings)
+    latest = run.last_log_us
+    if event.source == "training" and (latest is None or now_us >= latest):  # ties: "saved" then "evaluating"
+        _follow_phase(run, _announced(event.line, settings), ended)
+        if run.phase_line is not None and ended is None:
+            run.phase_tag = _tag(event.line)
     if run.verdict_open and not run.saw_steps and run.verdict_us is not None and now_us > run.verdict_us:
         run.verdict_open = False  # a job without step reports shows progress by logging again
 
@@ -102,6 +153,8 @@ def on_step(state: JobState, event: StepProgress, settings: HangSettings) -> Non
     run.step_ms.append(event.step_time_ms)
     if run.max_step is None or event.step > run.max_step:
         _quiet_ended(state, now_us, settings)
+        if run.last_progress_us is not None and now_us > run.last_progress_us:
+            run.progress_gaps.append(now_us - run.last_progress_us)
         run.max_step = event.step
         run.last_progress_us = now_us
     if run.verdict_open and run.verdict_step is not None and event.step > run.verdict_step:

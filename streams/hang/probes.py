@@ -46,7 +46,8 @@ def last_activity_us(state: JobState) -> int | None:
 
 def log_silent(state: JobState, now_us: int, s: HangSettings, solo: bool = False) -> Probe:
     """No training/NCCL line and no step progress for max(log_silence_s, log_gap_factor x
-    median gap between lines); ``solo`` (the only probe with data) also demands
+    the job's cadence: its median gap between lines or between step reports, the shorter);
+    ``solo`` (the only probe with data) also demands
     ``solo_silence_s`` and twice the job's longest earlier quiet period.
 
     No data when the attempt has neither logged nor reported a step.
@@ -55,12 +56,19 @@ def log_silent(state: JobState, now_us: int, s: HangSettings, solo: bool = False
     if last is None:
         return NO_DATA
     since = max(last, _floor(state))
-    gaps = state.run.log_gaps
-    limit = max(seconds(s.log_silence_s), int(s.log_gap_factor * median(gaps)) if gaps else 0)
+    limit = max(seconds(s.log_silence_s), int(s.log_gap_factor * _cadence_us(state)))
     if solo:
         longest = max(state.history.get("quiet", []), default=0.0)
         limit = max(limit, seconds(s.solo_silence_s), seconds(2 * longest))
     return Probe(True, since) if now_us - since >= limit else ACTIVE
+
+
+def _cadence_us(state: JobState) -> float:
+    """How often the job shows a sign of life: the shorter of its median gap between lines and
+    between step-progress advances (a job that logs every 30 s but reports steps every 5 s is
+    silent after missing a few step reports); 0 before either is known."""
+    medians = [median(gaps) for gaps in (state.run.log_gaps, state.run.progress_gaps) if gaps]
+    return min(medians, default=0.0)
 
 
 def gpu_kind(point: GpuPoint, peak_w: float | None, s: HangSettings) -> str:
@@ -132,14 +140,15 @@ def metrics_idle(state: JobState, now_us: int, s: HangSettings, relaxed: bool = 
     """Most GPUs busy but not computing (any share when ``relaxed``), the rest idle, and RDMA
     flat on the compute rails of every reporting node, for ``idle_window_s`` (and
     ``step_factor`` median steps). Spinning is read from SM activity, or on NVML-only nodes
-    from power far below the GPU's own busy peak. No data without fresh GPU samples whose
-    state can be read; RDMA is used when present (nodes without RDMA counters rely on GPUs)."""
+    from power far below the GPU's own busy peak. RDMA is used when present (nodes without
+    RDMA counters rely on GPUs); without fresh GPU samples whose state can be read, RDMA
+    decides alone (:func:`rdma_idle`)."""
     fresh_after, run = now_us - seconds(s.stale_s), state.run
     gpus = {r: p for r, p in run.gpu.items() if r not in excluded and p and p[-1][0] >= fresh_after}
     kinds = {r: gpu_kind(p[-1], run.power_peak_w.get(r), s) for r, p in gpus.items()}
     known = {r: k for r, k in kinds.items() if k != "unknown"}
     if not known:
-        return NO_DATA
+        return rdma_idle(state, now_us, s, excluded)
     spinning = sum(1 for k in known.values() if k == "spin")
     if not relaxed and spinning < s.min_spin_fraction * len(known):
         return ACTIVE
@@ -153,16 +162,43 @@ def metrics_idle(state: JobState, now_us: int, s: HangSettings, relaxed: bool = 
     return Probe(True, onset) if now_us - onset >= limit else ACTIVE
 
 
-def _nets_flat(state: JobState, fresh_after: int, floor: int, s: HangSettings,
-               excluded: frozenset[int]) -> list[int | None]:
-    """Per reporting node (not on a silent node), when its compute rails went flat."""
+def rdma_idle(state: JobState, now_us: int, s: HangSettings, excluded: frozenset[int] = NOBODY) -> Probe:
+    """The idle pattern from RDMA counters alone (no GPU whose state can be read: a node agent
+    with RDMA counters only, or NVML before any busy peak is known): the compute rails of
+    every reporting node flat for ``idle_window_s`` (and ``step_factor`` median steps).
+
+    Only nodes whose rails carried traffic in the window count: a job whose ports never
+    moved (a one-node job talks over NVLink) says nothing about a hang, so it has no data."""
+    fresh_after, floor = now_us - seconds(s.stale_s), _floor(state)
+    nodes = _node_ports(state, fresh_after, excluded)
+    moving = [ports for ports in nodes
+              if max((rate for p in ports for _, rate in _rates(p)), default=0.0) > s.rdma_flat_bps]
+    if not moving:
+        return NO_DATA
+    starts = [node_flat_since(ports, floor, s) for ports in moving]
+    if any(t is None for t in starts):
+        return ACTIVE
+    onset = max(t for t in starts if t is not None)
+    limit = max(seconds(s.idle_window_s), step_floor_us(state, s))
+    return Probe(True, onset) if now_us - onset >= limit else ACTIVE
+
+
+def _node_ports(state: JobState, fresh_after: int, excluded: frozenset[int]) -> list[list[deque[NetPoint]]]:
+    """The fresh port series (two points or more) of each reporting node not on a silent node,
+    in node order."""
     gone = {state.placement[r] for r in excluded if r in state.placement}
     by_node: dict[str, list[deque[NetPoint]]] = {}
     for key, points in state.run.net.items():
         node = node_of_port(key)
         if node not in gone and len(points) >= 2 and points[-1][0] >= fresh_after:
             by_node.setdefault(node, []).append(points)
-    return [node_flat_since(ports, floor, s) for _, ports in sorted(by_node.items())]
+    return [ports for _, ports in sorted(by_node.items())]
+
+
+def _nets_flat(state: JobState, fresh_after: int, floor: int, s: HangSettings,
+               excluded: frozenset[int]) -> list[int | None]:
+    """Per reporting node (not on a silent node), when its compute rails went flat."""
+    return [node_flat_since(ports, floor, s) for ports in _node_ports(state, fresh_after, excluded)]
 
 
 def stacks_frozen(state: JobState, now_us: int, s: HangSettings, relaxed: bool = False,
@@ -222,6 +258,14 @@ def run_probes(state: JobState, now_us: int, s: HangSettings, relaxed: bool = Fa
         "stacks_frozen": stacks_frozen(state, now_us, s, relaxed, excluded, view),
         "collective_stalled": collective_stalled(state, now_us, s, excluded),
     }
-    if all(p.value is None for n, p in probes.items() if n != "log_silent"):
+    if solo_progress(probes):
         probes["log_silent"] = log_silent(state, now_us, s, solo=True)
     return probes
+
+
+def solo_progress(probes: dict[str, Probe]) -> bool:
+    """Whether log/step progress is the only probe with data (a logs + step progress job).
+
+    Which probes have data does not depend on ``relaxed``: it is known before a phase's
+    overrun is judged."""
+    return all(p.value is None for n, p in probes.items() if n != "log_silent")

@@ -43,6 +43,15 @@ DEFAULT_PHASE_LOG_MARKERS: tuple[str, ...] = (
 print similar lines). A phase announced by the job's last line is explained like a hooked one."""
 
 
+DEFAULT_PHASE_END_MARKERS: tuple[str, ...] = (
+    "validation loss",
+    "saved checkpoint",
+)
+"""Case-insensitive substrings of a training log line that end a quiet phase (Megatron's
+"validation loss at iteration N | ..." result line, "successfully saved checkpoint from
+iteration N"): checked before ``DEFAULT_PHASE_LOG_MARKERS`` ("validation" is in both)."""
+
+
 class HangSettings(BaseModel):
     """The hang detector's configuration; every field has a documented default.
 
@@ -84,10 +93,14 @@ class HangSettings(BaseModel):
     10 s cadence and 13x below the 600 s NCCL timeout, so a job that reports only logs and
     DCGM/RDMA (no stacks, no flight recorder) still gets a verdict in ~50 s."""
 
-    log_gap_factor: float = Field(default=5.0, ge=1)
+    log_gap_factor: float = Field(default=3.0, ge=1)
     """A job that logs rarely must also stay silent for this many times its median gap
     between lines, so a job that logs every 30 s (or every 100 iterations) is not called
-    silent after one missed line."""
+    silent after one missed line: three in a row (a regular cadence does not skip three
+    beats while the loop runs; announced pauses are explained separately). Step reports are
+    signs of life too: the cadence is the shorter of the median gap between lines and
+    between step-progress advances. (Was 5: a job showing life every 20 s then waited
+    100 s, past the 60 s latency target, for no gain on any healthy run we have.)"""
 
     # --- probe 2: metrics idle pattern ----------------------------------------------
     idle_window_s: float = Field(default=30.0, gt=0)
@@ -147,6 +160,9 @@ class HangSettings(BaseModel):
     phase_log_markers: tuple[str, ...] = DEFAULT_PHASE_LOG_MARKERS
     """Log substrings announcing a quiet phase (see DEFAULT_PHASE_LOG_MARKERS)."""
 
+    phase_end_markers: tuple[str, ...] = DEFAULT_PHASE_END_MARKERS
+    """Log substrings ending an announced phase (see DEFAULT_PHASE_END_MARKERS)."""
+
     # --- probe 4: collective stalled -------------------------------------------------
     collective_stall_s: float = Field(default=30.0, gt=0)
     """A collective in flight this long is stalled. Healthy collectives take ms to a few
@@ -199,6 +215,18 @@ class HangSettings(BaseModel):
     the slowest writer finishes; initialisation (NCCL init, checkpoint load) likewise. A
     phase explains only while the evidence fits it (see ``context.py``): a hooked checkpoint
     during which steps still advance is asynchronous and explains nothing."""
+
+    solo_eval_budget_s: float = Field(default=1800.0, gt=0)
+    """Budget of an announced evaluation when log/step progress is the job's only probe with
+    data (logs + step progress only). An evaluation's length is set by the job (eval
+    iterations x forward time), not bounded by storage like a save, and every collective in
+    it completes, so it may legitimately outlast the 600 s watchdog; from logs alone nothing
+    tells it from a hang until it ends. Such a job is therefore not convicted inside an
+    announced evaluation before Megatron-LM's raised NCCL timeout (30 min) or
+    ``phase_overrun_factor`` x its own longest earlier evaluation, whichever is longer; a
+    collective that really hangs in it is aborted by the framework's own watchdog first
+    (the job fails, which the classifier sees). Jobs with any richer probe keep the
+    ``phase_budget_max_s`` cap: their GPUs/RDMA/stacks show an evaluation computing."""
 
     phase_history: int = Field(default=16, ge=1)
     """Earlier phase durations kept per phase kind for the overrun rule."""

@@ -77,8 +77,16 @@ class AttemptState:
     """Latest event time any source of each node reported (node silence)."""
     last_log_us: int | None = None
     phase_line: str | None = None
+    phase_depth: int = 0
+    phase_tag: str | None = None
+    """The first number of the line that announced ``phase_line`` (its iteration): an end line
+    naming another iteration ends some other (background) save, not this pause."""
+    """Announcements of ``phase_line`` not yet ended (an asynchronous save still being written
+    when a synchronous one is announced: the first end line does not end the second)."""
     """The quiet phase (``checkpoint``/``eval``) the job's latest training line announced."""
     log_gaps: deque[int] = field(default_factory=lambda: deque(maxlen=MAX_GAPS))
+    progress_gaps: deque[int] = field(default_factory=lambda: deque(maxlen=MAX_GAPS))
+    """Event-time gaps (us) between consecutive step-progress advances (the report cadence)."""
     step_ms: deque[float] = field(default_factory=lambda: deque(maxlen=MAX_GAPS))
     saw_steps: bool = False
     max_step: int | None = None
@@ -144,8 +152,11 @@ def _dump_run(run: AttemptState) -> JsonData:
         "node_seen_us": [[n, t] for n, t in sorted(run.node_seen_us.items())],
         "last_log_us": run.last_log_us,
         "phase_line": run.phase_line,
+        "phase_depth": run.phase_depth,
+        "phase_tag": run.phase_tag,
         "hook_step": run.hook_step,
         "log_gaps": list(run.log_gaps),
+        "progress_gaps": list(run.progress_gaps),
         "step_ms": list(run.step_ms),
         "saw_steps": run.saw_steps,
         "max_step": run.max_step,
@@ -187,6 +198,9 @@ def _load_run(data: JsonData) -> AttemptState:
     for name in ("last_log_us", "saw_steps", "max_step", "last_progress_us", "floor_us",
                  "verdict_open", "verdict_step", "verdict_us", "phase_line", "hook_step"):
         setattr(run, name, data[name])
+    run.phase_depth = int(data.get("phase_depth", 1 if run.phase_line else 0))  # absent from older states
+    run.phase_tag = data.get("phase_tag")
     run.log_gaps.extend(data["log_gaps"])
+    run.progress_gaps.extend(data.get("progress_gaps", []))  # absent from states saved before it existed
     run.step_ms.extend(data["step_ms"])
     return run

@@ -17,8 +17,13 @@ the emission.
 Latency by availability profile (defaults, 5 s samples, 10 s log cadence), onset to
 emission: all four probes ~35-40 s (three of four agree after the 30 s stall/idle windows
 and six frozen samples); NVML-only metrics + logs (no stacks, no flight recorder: two
-probes, both needed) ~50-55 s (log silence: 45 s or 5 median gaps); logs + step progress
-only ~95-100 s (``solo_silence_s``).
+probes, both needed) ~50-55 s (log silence: 45 s or 3 median gaps); RDMA counters + logs
+(no GPU samples: the compute rails vote alone for the metrics probe) likewise ~50-55 s;
+logs + step progress only ~95-100 s (``solo_silence_s``), and inside an announced
+evaluation not before ``solo_eval_budget_s`` (30 min): from logs alone a long evaluation
+and a hang look the same until one of them ends, so that profile waits rather than
+convicting healthy jobs (the framework's own 600 s watchdog fails a job hung in a
+collective first).
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from statistics import median_low
 from schemas import Event, HangSignals, HangVerdict, HangVote, derived_id
 from streams.hang.context import current_phase, explained, overrun
 from streams.hang.localize import localize
-from streams.hang.probes import Probe, run_probes
+from streams.hang.probes import Probe, run_probes, solo_progress
 from streams.hang.settings import HangSettings
 from streams.hang.silence import silent_nodes, silent_ranks
 from streams.hang.stackview import stack_view
@@ -69,8 +74,11 @@ def evaluate(state: JobState, now_us: int, s: HangSettings, emit_us: int | None 
     excluded = silent_ranks(state, silent)
     view = stack_view(state, now_us, s, excluded)
     phase = current_phase(state, now_us, view if view.reporting else None)
-    probes = run_probes(state, now_us, s, overrun(state, phase, now_us, s), excluded, view)
-    signals = signals_of(probes, explained(state, phase, now_us, s))
+    probes = run_probes(state, now_us, s, False, excluded, view)
+    solo = solo_progress(probes)
+    if overrun(state, phase, now_us, s, solo):  # relaxed changes values, never which probes have data
+        probes = run_probes(state, now_us, s, True, excluded, view)
+    signals = signals_of(probes, explained(state, phase, now_us, s, solo))
     available = sum(1 for p in probes.values() if p.value is not None)
     votes = sum(1 for n in probes if getattr(signals, n) is True)
     vote = _vote(state, now_us, s, signals, votes, votes >= 1 and votes >= quorum(available, s))

@@ -18,10 +18,16 @@ variation knobs of ``producers.simulator.Variation``:
   checkpoint writer, storage traffic on an IB port, one node's clock skewed by up to 5 s.
 
 Figures: recall, exact source, latency p50/p95 from the true onset to the verdict's emission
-(its event time), false verdicts per condition and per profile, and a healthy false-alarm
-bound from ``--healthy-hours`` job-hours of healthy small jobs with heterogeneity, periodic
-(sync or async, all-rank or rank-0) checkpoints and evaluations. This module may import the
-simulator; the detector it evaluates may not.
+(its event time), false verdicts per condition, per profile and per knob, and a healthy
+false-alarm bound from ``--healthy-hours`` job-hours of healthy small jobs with
+heterogeneity, periodic (sync or async, all-rank or rank-0) checkpoints and evaluations.
+This module may import the simulator; the detector it evaluates may not.
+
+``--wide`` draws from a wider space the detector was not tuned on (its own random stream, so
+the default batches stay as they were): two more profiles, ``rdma_logs`` (RDMA counters,
+logs and steps: no GPU samples, stacks or flight recorder) and ``mixed`` (each availability
+knob drawn on its own), and the fleet's cadences: step time 0.5-2 s, a log line every 5-20 s,
+GPU/RDMA samples and stacks and flight-recorder snapshots every 5 or 10 s.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ import json
 import math
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -46,6 +52,7 @@ HANG_KINDS = ("single", "two", "uniform", "dead_node", "one_node", "async_ckpt")
 TRAP_KINDS = ("checkpoint", "rank0_save", "eval")
 KINDS = HANG_KINDS + TRAP_KINDS
 PROFILES = ("full", "nvml_only", "no_stacks", "no_fr", "nvml_logs", "logs_only")
+WIDE_PROFILES = PROFILES + ("rdma_logs", "mixed")
 START_S = 23.0
 """When a simulated job starts training (scheduled 3 s + init 15 s + start 5 s)."""
 
@@ -59,6 +66,25 @@ class Case:
     config: FleetConfig
     scenarios: tuple[Any, ...]
 
+    @property
+    def tags(self) -> tuple[str, ...]:
+        """The knobs and cadences this run departs from the default with (per-knob figures)."""
+        return knob_tags(self.config)
+
+
+def knob_tags(config: FleetConfig) -> tuple[str, ...]:
+    """``knob`` or ``knob=value`` for every variation knob and cadence off its default."""
+    v, default, ideal = config.variation, Variation(), FleetConfig(nodes=1)
+    tags = [f.name if isinstance(getattr(v, f.name), bool) else f"{f.name}={getattr(v, f.name)}"
+            for f in fields(v) if getattr(v, f.name) != getattr(default, f.name) and f.name != "skew_node"]
+    tags = [t.split("=")[0] if t.startswith("skew_s") else t for t in tags]
+    tags += [f"{name}={getattr(config, name):g}" for name in CADENCES
+             if getattr(config, name) != getattr(ideal, name)]
+    return tuple(tags)
+
+
+CADENCES = ("step_time_s", "log_interval_s", "sample_interval_s", "stack_interval_s", "collective_interval_s")
+
 
 def profile_knobs(profile: str) -> dict[str, bool]:
     """The Variation fields of a telemetry availability profile."""
@@ -69,14 +95,25 @@ def profile_knobs(profile: str) -> dict[str, bool]:
         "no_fr": {"flight_recorder": False},
         "nvml_logs": {"sm_active": False, "stacks": False, "flight_recorder": False},
         "logs_only": {"node_metrics": False, "stacks": False, "flight_recorder": False},
+        "rdma_logs": {"gpu_metrics": False, "stacks": False, "flight_recorder": False},
     }[profile]
 
 
-def draw_variation(rng: random.Random, profile: str, nodes: int, kind: str) -> Variation:
-    """Random knobs for one run (``kind`` forces the ones its condition needs)."""
+def mixed_knobs(rng: random.Random) -> dict[str, bool]:
+    """Each availability knob drawn on its own (a fleet of mixed agents)."""
+    knobs = {name: rng.random() < 0.6 for name in ("sm_active", "stacks", "flight_recorder", "gpu_metrics")}
+    if not (knobs["stacks"] or knobs["flight_recorder"] or knobs["gpu_metrics"]):
+        knobs["node_metrics"] = rng.random() < 0.5  # RDMA only, or logs and steps only
+    return knobs
+
+
+def draw_variation(rng: random.Random, profile: str, nodes: int, kind: str,
+                   knobs: dict[str, bool] | None = None) -> Variation:
+    """Random knobs for one run (``kind`` forces the ones its condition needs; ``knobs``:
+    the availability knobs, default those of ``profile``)."""
     skew = rng.random() < 0.3
     return Variation(
-        **profile_knobs(profile),
+        **(profile_knobs(profile) if knobs is None else knobs),
         waiter_frames="real" if rng.random() < 0.5 else "named",
         hooks=rng.random() < 0.5,
         async_checkpoint=kind == "async_ckpt" or (kind != "checkpoint" and rng.random() < 0.3),
@@ -103,6 +140,33 @@ def draw_case(seed: int, index: int) -> Case:
     at_s = rng.uniform(240.0, duration - 700.0)
     noise = sc.Heterogeneity(job=0, spread=rng.uniform(0.0, 0.1))
     return Case(kind, profile, config, (noise, _injected(kind, rng, at_s, every, ckpt_s, nodes)))
+
+
+def draw_wide_case(seed: int, index: int) -> Case:
+    """Scenario ``index`` of the wide batch ``seed``: as :func:`draw_case` plus the wider
+    profiles and random cadences (see the module docstring; deterministic)."""
+    rng = random.Random(f"hang-eval/wide/{seed}/{index}")
+    kind = KINDS[index % len(KINDS)]
+    profile = rng.choice(WIDE_PROFILES)
+    knobs = mixed_knobs(rng) if profile == "mixed" else profile_knobs(profile)
+    duration = rng.choice([1800.0, 2400.0])
+    nodes = 1 if kind == "one_node" else rng.choice([2, 4] if kind in ("two", "dead_node") else [1, 2, 4])
+    every = rng.choice([300.0, 600.0])
+    ckpt_s = rng.uniform(20.0, 60.0) if kind != "async_ckpt" else rng.uniform(60.0, 180.0)
+    config = FleetConfig(nodes=nodes, gpus_per_node=8, jobs=1, duration_s=duration,
+                         seed=rng.randrange(1_000_000), cluster="eval", checkpoint_every_s=every,
+                         checkpoint_duration_s=ckpt_s, **draw_cadences(rng),
+                         variation=draw_variation(rng, profile, nodes, kind, knobs))
+    at_s = rng.uniform(240.0, duration - 700.0)
+    noise = sc.Heterogeneity(job=0, spread=rng.uniform(0.0, 0.1))
+    return Case(kind, profile, config, (noise, _injected(kind, rng, at_s, every, ckpt_s, nodes)))
+
+
+def draw_cadences(rng: random.Random) -> dict[str, Any]:
+    """Random fleet cadences (FleetConfig fields) for the wide batches."""
+    return {"step_time_s": rng.choice([0.5, 1.0, 2.0]), "log_interval_s": rng.choice([5.0, 10.0, 20.0]),
+            "sample_interval_s": rng.choice([5.0, 10.0]), "stack_interval_s": rng.choice([5.0, 10.0]),
+            "collective_interval_s": rng.choice([5.0, 10.0])}
 
 
 def _injected(kind: str, rng: random.Random, at_s: float, every: float, ckpt_s: float, nodes: int) -> Any:
@@ -199,12 +263,14 @@ class Tally:
     total: Cell = field(default_factory=Cell)
     by_kind: dict[str, Cell] = field(default_factory=dict)
     by_profile: dict[str, Cell] = field(default_factory=dict)
+    by_knob: dict[str, Cell] = field(default_factory=dict)
     misses: list[str] = field(default_factory=list)
 
     def cells(self, case: Case) -> list[Cell]:
         """The cells a case counts in."""
         return [self.total, self.by_kind.setdefault(case.kind, Cell()),
-                self.by_profile.setdefault(case.profile, Cell())]
+                self.by_profile.setdefault(case.profile, Cell())] + \
+            [self.by_knob.setdefault(tag, Cell()) for tag in case.tags]
 
 
 def score_case(index: int, case: Case, tally: Tally, settings: HangSettings) -> None:
@@ -240,21 +306,25 @@ def score_case(index: int, case: Case, tally: Tally, settings: HangSettings) -> 
                             f"early={len(early)}")
 
 
-def healthy_false_verdicts(seed: int, hours: float, settings: HangSettings) -> tuple[float, int, list[str]]:
+def healthy_false_verdicts(seed: int, hours: float, settings: HangSettings, wide: bool = False,
+                           by_profile: dict[str, list[float]] | None = None) -> tuple[float, int, list[str]]:
     """Job-hours simulated and verdicts issued on healthy fleets of small jobs.
 
     Each fleet (2 h, 4 jobs of 2 nodes x 2 GPUs) draws a profile and knobs; every job gets
     heterogeneity, periodic checkpoints and a few evaluations of 2-15 min; one job in four a
-    long synchronous save of 1-5 min.
+    long synchronous save of 1-5 min. ``wide``: profiles and cadences as ``--wide`` draws them.
+    ``by_profile`` (if given) receives ``[job-hours, verdicts]`` per profile.
     """
     done, verdicts, notes, i = 0.0, 0, [], 0
     while done < hours:
-        rng = random.Random(f"hang-eval/healthy/{seed}/{i}")
-        profile = rng.choice(PROFILES)
+        rng = random.Random(f"hang-eval/{'wide-healthy' if wide else 'healthy'}/{seed}/{i}")
+        profile = rng.choice(WIDE_PROFILES if wide else PROFILES)
+        knobs = mixed_knobs(rng) if profile == "mixed" else None
+        cadences: dict[str, Any] = draw_cadences(rng) if wide else {}
         config = FleetConfig(nodes=8, gpus_per_node=2, jobs=4, duration_s=7200.0, seed=rng.randrange(10**6),
                              cluster="healthy", checkpoint_every_s=rng.choice([300.0, 600.0]),
-                             checkpoint_duration_s=rng.uniform(10.0, 60.0),
-                             variation=draw_variation(rng, profile, 8, "healthy"))
+                             checkpoint_duration_s=rng.uniform(10.0, 60.0), **cadences,
+                             variation=draw_variation(rng, profile, 8, "healthy", knobs))
         scenarios: list[Any] = []
         for j in range(config.jobs):
             scenarios.append(sc.Heterogeneity(job=j, spread=rng.uniform(0.0, 0.1)))
@@ -263,9 +333,12 @@ def healthy_false_verdicts(seed: int, hours: float, settings: HangSettings) -> t
             if j == 0:
                 scenarios.append(sc.LongCheckpoint(job=j, at_s=rng.uniform(2400, 3400),
                                                    duration_s=rng.uniform(60.0, 300.0)))
+        tally = (by_profile if by_profile is not None else {}).setdefault(profile, [0.0, 0])
+        tally[0] += config.jobs * config.duration_s / 3600.0
         for job, events in sorted(route(simulate(config, scenarios).events).items()):
             found = detect(events, settings, until=config.at(config.duration_ms))
             verdicts += len(found)
+            tally[1] += len(found)
             if found:
                 notes.append(f"healthy fleet {i} {job} {profile} [{config.variation.describe()}]: "
                              f"{len(found)} verdict(s) at {[v.event_time.isoformat() for v in found]}")
@@ -275,14 +348,16 @@ def healthy_false_verdicts(seed: int, hours: float, settings: HangSettings) -> t
 
 
 def evaluate(n: int = 45, seed: int = 1, healthy_hours: float = 200.0,
-             settings: HangSettings | None = None) -> dict[str, Any]:
-    """Run ``n`` randomized scenarios and the healthy fleets; the figures as a dict."""
+             settings: HangSettings | None = None, wide: bool = False) -> dict[str, Any]:
+    """Run ``n`` randomized scenarios and the healthy fleets; the figures as a dict
+    (``wide``: the wider draws of the module docstring)."""
     settings = settings or HangSettings()
     tally = Tally()
     for i in range(n):
-        score_case(i, draw_case(seed, i), tally, settings)
-    hours, false, notes = healthy_false_verdicts(seed, healthy_hours, settings) if healthy_hours > 0 \
-        else (0.0, 0, [])
+        score_case(i, draw_wide_case(seed, i) if wide else draw_case(seed, i), tally, settings)
+    healthy: dict[str, list[float]] = {}
+    hours, false, notes = healthy_false_verdicts(seed, healthy_hours, settings, wide, healthy) \
+        if healthy_hours > 0 else (0.0, 0, [])
     t = tally.total
     return {
         "scenarios": n, "seed": seed, "hangs": t.hangs, "detected": t.detected,
@@ -292,8 +367,10 @@ def evaluate(n: int = 45, seed: int = 1, healthy_hours: float = 200.0,
         "latency_max_s": max(t.latencies, default=None),
         "false_verdicts": t.false_verdicts,
         "by_condition": {k: tally.by_kind[k].figures() for k in KINDS if k in tally.by_kind},
-        "by_profile": {p: tally.by_profile[p].figures() for p in PROFILES if p in tally.by_profile},
+        "by_profile": {p: tally.by_profile[p].figures() for p in WIDE_PROFILES if p in tally.by_profile},
+        "by_knob": {k: tally.by_knob[k].figures() for k in sorted(tally.by_knob)},
         "healthy_job_hours": hours, "healthy_false_verdicts": false,
+        "healthy_by_profile": {p: {"job_hours": h[0], "false_verdicts": int(h[1])} for p, h in sorted(healthy.items())},
         "false_verdicts_per_1000_job_hours": 1000.0 * false / hours if hours else None,
         "misses": tally.misses + notes,
     }
@@ -320,9 +397,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--scenarios", type=int, default=45)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--healthy-hours", type=float, default=200.0, help="healthy job-hours (0: skip)")
+    parser.add_argument("--wide", action="store_true", help="wider profiles and cadences (module docstring)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    result = evaluate(args.scenarios, args.seed, args.healthy_hours)
+    result = evaluate(args.scenarios, args.seed, args.healthy_hours, wide=args.wide)
     if args.json:
         print(json.dumps(result, indent=2))
     else:

@@ -46,7 +46,7 @@ def test_log_silence_adapts_to_a_job_that_logs_rarely() -> None:
     assert log_silent(state, to_us(at(90 + 61)), s).value is True
 
 
-def test_metrics_idle_true_in_hang_false_when_computing_none_without_gpus() -> None:
+def test_metrics_idle_true_in_hang_false_when_computing_none_without_gpu_or_rdma() -> None:
     s = HangSettings()
     hung = feed(stream(JOB, 400, HANG))
     probe = metrics_idle(hung, to_us(at(360)), s)
@@ -56,8 +56,11 @@ def test_metrics_idle_true_in_hang_false_when_computing_none_without_gpus() -> N
     # nodes without RDMA counters rely on the GPUs alone (changed: was no data)
     no_net = feed(only(stream(JOB, 400, HANG), "gpu_sample"))
     assert metrics_idle(no_net, to_us(at(360)), s).value is True
+    # nodes with RDMA counters only vote from their compute rails (issue 14; was no data)
     no_gpu = feed(only(stream(JOB, 400, HANG), "net_sample"))
-    assert metrics_idle(no_gpu, to_us(at(360)), s).value is None
+    assert metrics_idle(no_gpu, to_us(at(360)), s).value is True
+    assert metrics_idle(feed(only(stream(JOB, 400), "net_sample")), to_us(at(400)), s).value is False
+    assert metrics_idle(feed(only(stream(JOB, 400, HANG), "log_line")), to_us(at(360)), s).value is None
 
 
 def test_metrics_idle_false_in_evaluation_where_sms_compute() -> None:

@@ -106,6 +106,7 @@ class ReorderBuffer:
         time = event.event_time
         if self.released_to is not None and time < self.released_to:
             self.late += 1
+            self._track(event)  # a path whose first events came late must still hold the watermark from now on
             return [event]
         if self._by_id.get(event.event_id) == event:  # redelivered (a producer retry, a re-read after a crash)
             self.duplicates += 1
@@ -115,14 +116,19 @@ class ReorderBuffer:
         heapq.heappush(self.held, _held(event, self.arrivals))
         if self.max_seen is None or time > self.max_seen:
             self.max_seen = time
+        self._track(event)
+        return self._release(self._watermark(self.max_seen, max_skew, path_skew) - lateness)
+
+    def _track(self, event: Event) -> None:
+        """Advance the latest time of ``event``'s periodic source (if it has one)."""
         source = source_of(event)
+        time = event.event_time
         if source is not None and (source not in self.source_max or time > self.source_max[source]):
             path = PATH_OF_KIND[event.KIND]
             self.source_max[source] = time
             if path not in self.path_max or time > self.path_max[path]:
                 self.path_max[path] = time
             heapq.heappush(self._slowest.setdefault(path, []), (time, source))
-        return self._release(self._watermark(self.max_seen, max_skew, path_skew) - lateness)
 
     def _watermark(self, newest: datetime, max_skew: timedelta, path_skew: timedelta) -> datetime:
         """The slowest live periodic source's latest time (``newest`` if there is none).

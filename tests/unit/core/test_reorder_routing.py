@@ -182,3 +182,23 @@ def test_a_redelivered_duplicate_is_dropped_but_a_new_version_of_an_id_is_kept()
     assert buf.duplicates == 1
     assert [e.line for e in ReorderBuffer.load(buf.dump()).drain()] == [line.line, changed.line]  # type: ignore[attr-defined]
     assert _ids(buf.drain()) == ["dup", "dup"]
+
+
+def test_a_node_path_whose_first_samples_came_late_holds_the_watermark_from_then_on() -> None:
+    """Node samples reach a job through the route hop, after its first job-path events: the
+    first ones are late, but the path must hold the watermark afterwards, or every later
+    sample would be late too (and processed out of order)."""
+    from schemas import GpuSample
+
+    def gpu(sec: float) -> GpuSample:
+        return GpuSample(event_id=f"gpu-{sec}", event_time=T0 + timedelta(seconds=sec), cluster="c",
+                         node_id="n1", gpus=())
+
+    buf = ReorderBuffer()
+    for sec in range(0, 30):
+        buf.push(_line(sec, f"log-{sec}"), LATE)  # the job path runs ahead: nothing holds it yet
+    assert buf.push(gpu(5), LATE) == [gpu(5)] and buf.late == 1  # late, but now the node path is known
+    released = [e.event_id for sec in range(31, 40) for e in buf.push(_line(sec, f"log-{sec}"), LATE)]
+    assert released == []  # held: the node path is at 5 s
+    released = [e.event_id for e in buf.push(gpu(45), LATE)]  # the node path moves on: 45 - 10 s of lateness
+    assert released == [f"log-{sec}" for sec in (*range(20, 30), *range(31, 36))] and buf.late == 1

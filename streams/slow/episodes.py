@@ -8,7 +8,8 @@ own level is scored on its change beyond its peers' change and judged
 in which too many nodes look bad, or whose changes scatter, is a job-wide shift and is
 skipped. A node without an open episode opens one, and one ``slow_node`` is emitted, when a
 standalone metric was suspect in ``persistence`` of the last ``span`` windows
-(``corroborated_persistence`` when another metric of the node is suspect in the same window).
+(``corroborated_persistence`` when a metric of another evidence family of the node is suspect
+in the same window: SM activity and power, say, are one family).
 An episode closes silently after ``recovery_windows`` normal windows.
 """
 
@@ -19,8 +20,8 @@ from datetime import UTC, datetime
 
 from schemas import SlowNode, derived_id
 from streams.slow.robust import median, ratio
-from streams.slow.scoring import Observation, Verdict, judge, observe, scattered
-from streams.slow.settings import SlowSettings
+from streams.slow.scoring import Observation, Verdict, groups_of, judge, positions, scattered, score_positions
+from streams.slow.settings import FAMILIES, SlowSettings
 from streams.slow.state import JobState
 from streams.slow.track import Episode, NodeTrack
 from streams.slow.window import GPU_METRICS, NET_METRICS
@@ -58,7 +59,7 @@ def _gather(state: JobState, settings: SlowSettings, steady: bool) -> list[Metri
             out.append(MetricWindow(state.steps.metric(), values, by_rank))
         state.steps.settle(settings.min_reports)
     for metric in (*GPU_METRICS, *NET_METRICS):
-        values = state.nodes.values(metric)
+        values = state.nodes.values(metric, settings.rule(metric).bad)
         dense = state.nodes.samples_per_node(metric) >= settings.min_reports
         if dense and _enough(state, settings, len(values)):
             if steady:
@@ -67,14 +68,24 @@ def _gather(state: JobState, settings: SlowSettings, steady: bool) -> list[Metri
     return out
 
 
-def _levels(state: JobState, settings: SlowSettings, mw: MetricWindow) -> dict[str, float]:
-    """The own level of every node of the window that finished its warm-up."""
+def _levels(state: JobState, mw: MetricWindow) -> dict[str, float]:
+    """The own level of every node of the window (its value now while it has none): it
+    chooses the node's behavioural peers (same pipeline stage, same GPU model)."""
+    out = {}
+    for node, value in mw.values.items():
+        level = state.tracks.setdefault(node, NodeTrack()).level(mw.metric)
+        out[node] = median(level) if level else value
+    return out
+
+
+def _usual(state: JobState, settings: SlowSettings, mw: MetricWindow) -> dict[str, float]:
+    """The usual position among its peers of every node of the window that finished its
+    warm-up (median of its positions in its recent normal windows)."""
     out = {}
     for node in mw.values:
-        track = state.tracks.setdefault(node, NodeTrack())
-        level = track.level(mw.metric)
-        if len(level) >= settings.warmup_windows:
-            out[node] = median(level)
+        track = state.tracks[node]
+        if len(track.level(mw.metric)) >= settings.warmup_windows and track.history(mw.metric):
+            out[node] = median(track.history(mw.metric))
     return out
 
 
@@ -84,11 +95,12 @@ def _judge(
     """Record each warm node's verdict for one metric and let normal nodes learn; returns the
     observations (empty if the window was skipped or no node is warm)."""
     rule = settings.rule(mw.metric)
-    levels = _levels(state, settings, mw)
-    observations = (
-        observe(rule, mw.values, levels, settings.peer_band, settings.min_nodes - 1)
-        if len(levels) >= settings.min_nodes else {}
-    )
+    levels = _levels(state, mw)
+    groups = groups_of(rule, levels, settings.peer_band, settings.min_nodes - 1)
+    usual = _usual(state, settings, mw)
+    now, ref = positions(rule, mw.values, usual, settings.min_nodes)
+    observations = (score_positions(rule, mw.values, now, ref, usual, groups)
+                    if len(usual) >= settings.min_nodes else {})
     if scattered(rule, observations):
         return {}
     verdicts: dict[str, Verdict] = {
@@ -99,19 +111,18 @@ def _judge(
             settings.max_outlier_fraction * len(verdicts)):
         return {}
     for node, value in mw.values.items():
-        track, verdict, obs = state.tracks[node], verdicts.get(node), observations.get(node)
+        track, verdict = state.tracks[node], verdicts.get(node)
         if verdict is not None:
             track.record(mw.metric, start, verdict.suspect, settings.span)
             track.scores[mw.metric] = verdict.score
         if (verdict is None or not verdict.suspect) and track.episode is None:
-            seen = rule.neutral if obs is None else obs.excess
-            track.learn(mw.metric, seen, value, settings.baseline_windows)
+            track.learn(mw.metric, now[node], value, settings.baseline_windows)
     return observations
 
 
 def _ready_metric(track: NodeTrack, settings: SlowSettings) -> str | None:
     """The standalone metric that completes persistence in this window, if any."""
-    corroborated = len(track.suspect_now) > 1
+    corroborated = len({FAMILIES[m] for m in track.suspect_now}) > 1
     need = settings.corroborated_persistence if corroborated else settings.persistence
     for metric in PRIORITY:
         if metric not in track.suspect_now or not settings.rule(metric).standalone:

@@ -24,6 +24,11 @@ def low_median(values: Sequence[float]) -> float:
     return float(statistics.median_low(values))
 
 
+def high_median(values: Sequence[float]) -> float:
+    """The upper median: with two samples the larger one, so one dip never sets the value."""
+    return float(statistics.median_high(values))
+
+
 def mad(values: Sequence[float]) -> float:
     """The median absolute deviation from the median; 0 for fewer than two values."""
     if len(values) < 2:

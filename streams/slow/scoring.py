@@ -1,13 +1,22 @@
 """Scoring one window of one metric across a job's warm nodes, and judging each node.
 
-A node's *change* says how much worse its value is than its own level (the median of its
-recent normal windows), oriented so that larger is always worse (see
-:class:`~streams.slow.settings.MetricRule`). Its *excess* is its change beyond the median
-change of its peers in the same window: heterogeneity present from the start is in the
-levels, a job-wide shift (a slower phase, a straggler elsewhere making everyone wait) is in
-the peers' median change, and what remains is the node's own news. A node is *suspect* when
-its excess reaches ``jump`` with a robust z of at least ``z_min`` both across the group's
-excesses and against its own past excesses.
+A node's *position* is where it sits relative to the job in the same window (its value over
+the job's reference value, oriented so that larger is always worse; see
+:class:`~streams.slow.settings.MetricRule` and :func:`positions`). Its *change* is its
+position against its usual one (the median of its positions in recent normal windows), and
+its *excess* that change beyond the median change of its behavioural peers (nodes at about
+its level: same pipeline stage, same GPU model). Heterogeneity present from the start is in
+the usual positions; anything that moves the whole job in a window (a slower phase, instant
+GPU readings caught in a job-wide stall, a straggler elsewhere making everyone wait) cancels
+in the same window, and a stage's own phase is in its peers' change. What remains is the
+node's own news. A node is *suspect* when its excess reaches ``jump`` with a robust z of at
+least ``z_min`` both across the group's excesses and against its own noise (the spread of
+its past positions).
+
+Comparing within the window, rather than each node with its own level learnt over minutes,
+matters when the job moves between regimes faster than levels follow: levels learnt from
+different windows (nodes warm at different times, suspect windows left out) then disagree,
+and the disagreement looked like news.
 """
 
 from __future__ import annotations
@@ -21,31 +30,46 @@ from streams.slow.settings import MetricRule
 
 @dataclass(frozen=True)
 class Observation:
-    """One warm node's value in one window of one metric, against its expected value."""
+    """One warm node's value in one window of one metric, against its expected value.
+
+    ``position`` is where the node sits among its peers in this window (see
+    :func:`position`), ``excess`` how much worse that is than its usual position."""
 
     value: float
     expected: float
     excess: float
     z: float
+    position: float = 1.0
+
+
+def position(rule: MetricRule, value: float, peers: float) -> float:
+    """Where a node sits relative to its peers' median value ``peers`` in the same window,
+    oriented so that larger is worse: ``value / peers`` (or ``peers / value`` when low is bad)
+    for ratios, the difference for diffs. Whatever moves the whole group in a window (a phase,
+    an instant reading caught in a job-wide stall, a straggler elsewhere) cancels out."""
+    if rule.kind == "ratio":
+        return ratio(value, peers) if rule.bad == "high" else ratio(peers, value)
+    return value - peers if rule.bad == "high" else peers - value
 
 
 def change(rule: MetricRule, value: float, level: float) -> float:
     """How much worse ``value`` is than ``level``, on the rule's scale (larger = worse)."""
+    return position(rule, value, level)
+
+
+def excess(rule: MetricRule, own: float, usual: float) -> float:
+    """How much worse a position ``own`` is than the node's ``usual`` one (ratio or difference)."""
+    return ratio(own, usual) if rule.kind == "ratio" else own - usual
+
+
+def expected(rule: MetricRule, usual: float, shared: float, ref: float) -> float:
+    """The value of a node at its ``usual`` position moved as its peers' did (``shared``)
+    when the job's median value is ``ref``."""
     if rule.kind == "ratio":
-        return ratio(value, level) if rule.bad == "high" else ratio(level, value)
-    return value - level if rule.bad == "high" else level - value
-
-
-def excess(rule: MetricRule, own: float, peers: float) -> float:
-    """The node's change beyond its peers' median change (ratio of changes, or difference)."""
-    return ratio(own, peers) if rule.kind == "ratio" else own - peers
-
-
-def expected(rule: MetricRule, level: float, peers: float) -> float:
-    """The value a node at ``level`` would have if it changed exactly as its peers did."""
-    if rule.kind == "ratio":
-        return level * peers if rule.bad == "high" else level / max(peers, 1e-9)
-    return level + peers if rule.bad == "high" else level - peers
+        pos = usual * shared
+        return pos * ref if rule.bad == "high" else ref / max(pos, 1e-9)
+    pos = usual + shared
+    return ref + pos if rule.bad == "high" else ref - pos
 
 
 def peer_groups(levels: Mapping[str, float], band: float, least: int) -> dict[str, list[str]]:
@@ -63,23 +87,72 @@ def peer_groups(levels: Mapping[str, float], band: float, least: int) -> dict[st
     return out
 
 
+def groups_of(rule: MetricRule, levels: Mapping[str, float], band: float,
+              least: int) -> dict[str, list[str]]:
+    """Peers by :func:`peer_groups` for ratio metrics, the whole job for differences."""
+    if rule.kind == "ratio":
+        return peer_groups(levels, band, least)
+    return {n: [m for m in levels if m != n] for n in levels}
+
+
+def reference(rule: MetricRule, value: float, usual: float) -> float:
+    """The job reference at which a node of ``value`` would sit exactly at its ``usual``
+    position (inverse of :func:`position`)."""
+    if rule.kind == "ratio":
+        return value / max(usual, 1e-9) if rule.bad == "high" else value * usual
+    return value - usual if rule.bad == "high" else value + usual
+
+
+def positions(
+    rule: MetricRule, values: Mapping[str, float], usual: Mapping[str, float] | None = None,
+    least: int = 3,
+) -> tuple[dict[str, float], float]:
+    """Every node's position relative to the job's reference value in this window, and that
+    reference. Whatever moves the whole job in a window (a phase, instant readings caught in
+    a job-wide stall, a straggler elsewhere) cancels out, whoever counts as whose peer.
+
+    The reference is the median over the nodes with a ``usual`` position (at least
+    ``least``) of the reference each implies (:func:`reference`): every healthy node agrees
+    on it, so it stays put even when the job is bimodal (half the nodes an older GPU model),
+    where the plain median of the values sits in the gap and jumps with any node. Until then
+    it is the median of the values."""
+    known = [reference(rule, values[n], u) for n, u in (usual or {}).items() if n in values]
+    ref = median(known) if len(known) >= least else median(list(values.values()))
+    return {n: position(rule, v, ref) for n, v in values.items()}, ref
+
+
 def observe(
     rule: MetricRule, values: Mapping[str, float], levels: Mapping[str, float],
-    band: float = 0.1, least: int = 2,
+    usual: Mapping[str, float] | None = None, band: float = 0.1, least: int = 2,
 ) -> dict[str, Observation]:
-    """Score every node with a level (``levels``) against its peers' median change (peers by
-    :func:`peer_groups` for ratio metrics, the whole job for differences)."""
-    changes = {n: change(rule, values[n], lvl) for n, lvl in levels.items()}
-    if rule.kind == "ratio":
-        groups = peer_groups(levels, band, least)
-    else:
-        groups = {n: [m for m in levels if m != n] for n in levels}
-    shared = {n: median([changes[m] for m in g]) if g else rule.neutral for n, g in groups.items()}
+    """Score every node with a level (``levels``: its own recent value, which chooses its
+    peers) on how its position in the job changed from its ``usual`` position (median of its
+    recent normal windows; by default its position at the levels), beyond the median such
+    change of its peers (:func:`score_positions`)."""
+    if usual is None:
+        usual = positions(rule, levels)[0]
+    now, ref = positions(rule, {n: values[n] for n in levels}, usual, least + 1)
+    return score_positions(rule, values, now, ref, usual, groups_of(rule, levels, band, least))
+
+
+def score_positions(
+    rule: MetricRule, values: Mapping[str, float], now: Mapping[str, float], ref: float,
+    usual: Mapping[str, float], groups: Mapping[str, Sequence[str]],
+) -> dict[str, Observation]:
+    """Observations of the nodes with a ``usual`` position. A node's change is its position
+    ``now`` against its usual one; its excess is that change beyond the median change of its
+    warm peers (``groups``): nodes of one stage share a stage's phase. The group z uses the
+    spread of all excesses."""
+    changes = {n: excess(rule, now[n], u) for n, u in usual.items()}
+    shared = {}
+    for n in usual:
+        peers = [changes[m] for m in groups.get(n, []) if m in changes]
+        shared[n] = median(peers) if peers else rule.neutral
     excesses = {n: excess(rule, c, shared[n]) for n, c in changes.items()}
     sigma = spread(list(excesses.values()), rule.sigma_floor)
     return {
-        n: Observation(values[n], expected(rule, levels[n], shared[n]), x,
-                       robust_z(x, rule.neutral, sigma))
+        n: Observation(values[n], expected(rule, usual[n], shared[n], ref), x,
+                       robust_z(x, rule.neutral, sigma), now[n])
         for n, x in excesses.items()
     }
 
@@ -102,10 +175,16 @@ class Verdict:
 def judge(rule: MetricRule, obs: Observation, history: Sequence[float]) -> Verdict:
     """Suspect when the excess reaches ``jump`` with both robust z at least ``z_min``.
 
-    ``history`` holds the node's excesses in its recent normal windows (non-empty). The score
-    is the smaller of the group z and the z against the node's own history.
+    ``history`` holds the node's positions among its peers in its recent normal windows
+    (non-empty): how much they wobble is the node's own noise. The score is the smaller of the
+    group z and the z of the excess against that noise (relative for ratios).
     """
-    own = robust_z(obs.excess, median(history), spread(history, rule.sigma_floor))
+    centre = median(history)
+    if rule.kind == "ratio":
+        own_sigma = max(MAD_SCALE * mad(history) / max(centre, 1e-9), rule.sigma_floor)
+    else:
+        own_sigma = spread(history, rule.sigma_floor)
+    own = robust_z(obs.excess, rule.neutral, own_sigma)
     score = min(obs.z, own)
     suspect = obs.excess >= rule.jump and score >= rule.z_min
     return Verdict(suspect, score)

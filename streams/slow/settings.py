@@ -55,13 +55,15 @@ SLOWDOWN_MASK = 0x8 | 0x20 | 0x40 | 0x80
 class MetricRule(BaseModel):
     """Thresholds of one metric's change test.
 
-    A node's *change* is how much worse its value in the window is than its own level (median
-    of its recent normal windows), on the rule's scale: ``ratio`` (value / level, or level /
-    value when ``bad`` is ``low``) or ``diff`` (value - level, or level - value). Its *excess*
-    is its change beyond the median change of its peers (ratio of changes, or difference).
-    A warm node is suspect when the excess reaches ``jump`` (1.15 = 15 % worse for a ratio,
-    10.0 = 10 units for a diff) with a robust z of at least ``z_min`` both across the group's
-    excesses and against the node's own past excesses. ``sigma_floor`` is the smallest spread
+    A node's *position* is its value against the job's reference in the same window, on the
+    rule's scale: ``ratio`` (value / reference, or reference / value when ``bad`` is ``low``)
+    or ``diff`` (value - reference, or reference - value). Its *change* is its position
+    against its usual position (median of its recent normal windows), and its *excess* that
+    change beyond the median change of its peers (ratio of changes, or difference); see
+    :mod:`streams.slow.scoring`. A warm node is suspect when the excess reaches ``jump`` (1.15
+    = 15 % worse for a ratio, 10.0 = 10 units for a diff) with a robust z of at least
+    ``z_min`` both across the group's excesses and against the spread of the node's own past
+    positions. ``sigma_floor`` is the smallest spread
     used in a robust z (a fraction for ratios, units for diffs), so a perfectly steady group
     does not turn a 0.1 % wobble into a huge score. ``standalone`` metrics can open an episode
     on their own; the others only corroborate a standalone one.
@@ -138,6 +140,17 @@ def _port_error_rule() -> MetricRule:
     return MetricRule(kind="diff", bad="high", jump=0.05, sigma_floor=0.01, standalone=False)
 
 
+FAMILIES = {
+    "compute_ms": "step", "busy_ms": "step", "step_time_ms": "step",
+    "sm_active": "gpu_busy", "power_w": "gpu_busy",
+    "temp_c": "thermal", "throttle": "thermal",
+    "rdma_rate": "network", "port_errors": "network",
+}
+"""Independent sources of evidence. SM activity and board power are two readings of the same
+thing (how busy the GPUs are: one stall moves both), as are temperature and throttling, and a
+rail's bytes and its errors: two metrics of one family confirm nothing the other did not."""
+
+
 class SlowSettings(BaseModel):
     """All knobs of :class:`~streams.slow.detector.SlowNodeDetector` (frozen, validated)."""
 
@@ -161,9 +174,13 @@ class SlowSettings(BaseModel):
     span: int = Field(default=4, ge=1)
     """The N of M-of-N persistence."""
     corroborated_persistence: int = Field(default=2, ge=1)
-    """Persistence when another metric of the same node is suspect in the same window."""
-    recovery_windows: int = Field(default=6, ge=1)
-    """Consecutive normal windows that close an episode (2 minutes at the default window)."""
+    """Persistence when a metric of another evidence family (:data:`FAMILIES`) of the same
+    node is suspect in the same window."""
+    recovery_windows: int = Field(default=9, ge=1)
+    """Consecutive normal windows that close an episode (3 minutes at the default window).
+    Longer than the persistence needed to open one (hysteresis): a straggler that wobbles
+    near the bar for a minute or two keeps its one episode instead of being announced again
+    (the real Alibaba job_4's worker 6 stays slow for an hour after it doubles)."""
     warmup_windows: int = Field(default=6, ge=1)
     """Normal windows a node needs before its own level is trusted (2 minutes); until then it
     is never suspect: whatever it does from the start is its baseline."""

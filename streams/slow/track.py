@@ -1,6 +1,6 @@
 """What the detector remembers about one node of a job across windows.
 
-Per metric: the node's baseline (its deviations in recent *normal* windows, at most
+Per metric: the node's baseline (its positions among the job in recent *normal* windows, at most
 ``baseline_windows``) and its recent verdicts (the last ``span`` evaluated windows, each as
 window start and suspect flag). Per node: the open episode, if any. A window in which a node
 is suspect, or in which the node has an open episode, never feeds its baseline: an emerging
@@ -35,7 +35,7 @@ class NodeTrack:
     scores: dict[str, float] = field(default_factory=dict)
 
     def history(self, metric: str) -> list[float]:
-        """The node's recent normal deviations of ``metric`` (oldest first)."""
+        """The node's recent normal positions of ``metric`` (oldest first)."""
         return self.baselines.get(metric, [])
 
     def level(self, metric: str) -> list[float]:

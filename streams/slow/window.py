@@ -9,8 +9,11 @@ Reductions that make a node's value:
   pace. The rank's own busy time is ``compute_ms``, else ``step_time_ms - comm_wait_ms``,
   else (no localising field at all) ``step_time_ms``;
 - GPU: per sample the hottest GPU, any slowdown bit, and the median GPU's SM activity and
-  power (how busy the node is), then per node the median over samples;
-- RDMA: the median of the node's weakest compute-rail byte rates and of its port-error rates.
+  power (how busy the node is), then per node the median over samples on the good side
+  (lower median for high-is-bad metrics), so one sample caught in a one-step stall does not
+  set the window;
+- RDMA: the same over the node's weakest compute-rail byte rates (upper median, low is bad)
+  and its port-error rates.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from streams.slow.robust import low_median, median
+from streams.slow.robust import high_median, low_median, median
 
 GPU_METRICS = ("temp_c", "throttle", "sm_active", "power_w")
 NET_METRICS = ("rdma_rate", "port_errors")
@@ -132,9 +135,13 @@ class NodeBuffer:
         counts = [len(v) for v in self.samples.get(metric, {}).values()]
         return median(counts) if counts else 0.0
 
-    def values(self, metric: str) -> dict[str, float]:
-        """node -> median of the node's samples of ``metric`` in this window."""
-        return {n: median(v) for n, v in self.samples.get(metric, {}).items() if v}
+    def values(self, metric: str, bad: str = "high") -> dict[str, float]:
+        """node -> the node's samples of ``metric`` in this window, reduced by the median on
+        the good side (lower median when high is bad, upper when low is bad): a sample is a
+        near-instant reading, so one step's stall (a data-loader hiccup, a page fault) or one
+        burst must not set a window's value, as for step reports (lower median of two)."""
+        pick = low_median if bad == "high" else high_median
+        return {n: pick(v) for n, v in self.samples.get(metric, {}).items() if v}
 
     def clear(self, metric: str) -> None:
         """Forget ``metric``'s samples (after the window was evaluated for it)."""

@@ -14,7 +14,9 @@ the old detector replace healthy nodes:
 - evaluation phases (no steps, uneven GPU load), checkpoints (lifecycle events, storage burst),
   restarts (a new attempt whose first steps are slow, unevenly per node) and hangs (steps stop,
   a ``hang_verdict`` a minute later, then a restart);
-- occasional power-cap throttling (SwPowerCap) on random healthy GPUs;
+- occasional power-cap throttling (SwPowerCap) on random healthy GPUs, and rare one-step
+  stalls (1.5-3x) of a random rank;
+- jobs of 2-64 nodes with 0.5-4 % per-step noise, drawn independently of the detector;
 - real stragglers of 1.15-2x appearing mid-run: thermal throttling, a degraded NIC rail, or a
   noisy neighbour slowing the node's kernels.
 
@@ -62,6 +64,8 @@ class FleetCase:
     onset_s: float = 0.0
     restart_at_s: float | None = None
     hang_at_s: float | None = None
+    noise: float = 0.015
+    """Relative per-step jitter of a rank's compute (and, scaled, of the GPU and NIC readings)."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,10 @@ class Run:
     truths: list[Truth]
     labels: dict[str, list[str]]
     phases: list[tuple[float, float, str]] = field(default_factory=list)
+    traits: list[str] = field(default_factory=list)
+    """Job-wide conditions: ``pipeline``, ``mixed_gpu``, ``comm_wait`` or ``step_time_only``,
+    ``sm_active`` or ``power_only``, ``restart``, ``hang`` (no job reports ``compute_ms`` and
+    every node has a storage NIC)."""
 
 
 def _t(s: float) -> datetime:
@@ -176,6 +184,7 @@ class _Gen:
         self.rail_frac = rng.uniform(0.25, 0.6)
         self.err_rate = rng.choice([0.0, rng.uniform(0.2, 3.0)])
         self.culprit = rng.randrange(case.nodes)
+        self.spike_prob = rng.choice([0.0, 0.002, 0.01])
         self.warm = [rng.uniform(1.0, 2.5) for _ in self.nodes]
         self.tx = {(n.name, p): rng.randrange(10**9, 10**12) for n in self.nodes
                    for p in range(n.rails + 1)}
@@ -203,6 +212,11 @@ def _emit_job(g: _Gen, t: float, kind: str, step: int | None = None,
         step=step, detail=None))
 
 
+def _spike(g: _Gen) -> float:
+    """A rare one-step stall of one rank (data loader, page fault): 1.5-3x, then gone."""
+    return g.rng.uniform(1.5, 3.0) if g.rng.random() < g.spike_prob else 1.0
+
+
 def _train_step(g: _Gen, t: float) -> float:
     """One synchronous step starting at ``t``: reports, returns its duration in seconds."""
     rng, warm_left = g.rng, g.step - g.attempt_step0 < 30
@@ -210,8 +224,8 @@ def _train_step(g: _Gen, t: float) -> float:
     for i, n in enumerate(g.nodes):
         w = g.warm[i] if warm_left and g.attempt > 0 else 1.0
         comps.append(g.step_ms * (1 - g.comm_frac) * n.base * g.slow(i, t) * w
-                     * (1 + rng.gauss(0, 0.015)))
-    comm = g.step_ms * g.comm_frac * (1 + abs(rng.gauss(0, 0.03)))
+                     * (1 + rng.gauss(0, g.case.noise)) * _spike(g))
+    comm = g.step_ms * g.comm_frac * (1 + abs(rng.gauss(0, 2 * g.case.noise)))
     total = max(comps) + comm
     total = total * g.nic_slow(t)
     g.busy = [c / total for c in comps]
@@ -226,7 +240,7 @@ def _train_step(g: _Gen, t: float) -> float:
                     event_time=_t(t + total / 1000 + rng.uniform(0, 0.05)), cluster="indep",
                     job_id=g.job, node_id=n.name, rank=rank, step=g.step,
                     step_time_ms=total * (1 + rng.gauss(0, 0.002)), compute_ms=None,
-                    comm_wait_ms=max(0.0, wait * (1 + rng.gauss(0, 0.02))) if g.report_wait
+                    comm_wait_ms=max(0.0, wait * (1 + rng.gauss(0, 1.3 * g.case.noise))) if g.report_wait
                     else None))
     return total / 1000
 
@@ -244,8 +258,9 @@ def _gpu(g: _Gen, i: int, t: float, phase: str) -> GpuSample:
         busy = 0.02
     stats = []
     for k in range(GPUS):
-        b = min(1.0, max(0.0, busy * (1 + rng.gauss(0, 0.03))))
-        power = n.idle_w + (n.max_w - n.idle_w) * b * (0.8 if hot else 1.0) * rng.uniform(0.96, 1.04)
+        b = min(1.0, max(0.0, busy * (1 + rng.gauss(0, 2 * g.case.noise))))
+        jit = 2.7 * g.case.noise
+        power = n.idle_w + (n.max_w - n.idle_w) * b * (0.8 if hot else 1.0) * rng.uniform(1 - jit, 1 + jit)
         temp = n.temp0 + 20 * b + (rng.uniform(12, 20) if hot else 0) + rng.gauss(0, 0.7)
         throttle = 0
         if hot and rng.random() < 0.85:
@@ -268,7 +283,7 @@ def _net(g: _Gen, i: int, t: float, phase: str) -> NetSample:
     rng, n = g.rng, g.nodes[i]
     rail_bps = 0.0
     if phase == "train":
-        rail_bps = 3.0e9 * n.rdma_share / g.nic_slow(t) * rng.uniform(0.97, 1.03)
+        rail_bps = 3.0e9 * n.rdma_share / g.nic_slow(t) * rng.uniform(1 - 2 * g.case.noise, 1 + 2 * g.case.noise)
     elif phase == "eval":
         rail_bps = 0.05e9 * rng.uniform(0.5, 1.5)
     storage = (2.0e9 if phase == "ckpt" else 0.02e9) * rng.uniform(0.1, 2.0)
@@ -351,7 +366,12 @@ def generate(case: FleetCase) -> Run:
     labels = {n.name: [x for x, on in (("last_stage", n.stage_last), ("old_gpu", n.old_model),
                                        ("low_rdma", n.rdma_share < 1), ("powercap", n.powercap > 0))
                        if on] for n in g.nodes}
-    return Run(g.events, truths, labels, [(a, b, k) for a, b, k in phases])
+    traits = [name for name, on in (
+        ("pipeline", any(n.stage_last for n in g.nodes)), ("mixed_gpu", any(n.old_model for n in g.nodes)),
+        ("comm_wait" if g.report_wait else "step_time_only", True),
+        ("sm_active" if g.report_sm else "power_only", True),
+        ("restart", case.restart_at_s is not None), ("hang", case.hang_at_s is not None)) if on]
+    return Run(g.events, truths, labels, [(a, b, k) for a, b, k in phases], traits)
 
 
 def phase_of(run: Run, when: datetime) -> str:
@@ -360,8 +380,9 @@ def phase_of(run: Run, when: datetime) -> str:
 
 
 def draw_slow(n: int, seed: int) -> list[FleetCase]:
-    """``n`` straggler cases: onset 8-20 min into a 25-35 min job, 1.15-2x, random cause;
-    a third with a restart and a sixth with a hang before the onset or after it."""
+    """``n`` straggler cases of 2-64 nodes: onset 8-20 min into a 25-35 min job, 1.15-2x
+    (every fourth exactly 1.25x), random cause and noise (0.5-4 % per step); a third with a
+    restart and a sixth with a hang before the onset or after it."""
     rng = random.Random(seed * 7919 + 1)
     out = []
     for i in range(n):
@@ -371,19 +392,21 @@ def draw_slow(n: int, seed: int) -> list[FleetCase]:
         slowdown = 1.25 if i % 4 == 0 else rng.uniform(1.15, 2.0)
         restart = rng.uniform(200, 1800) if rng.random() < 0.33 else None
         hang = rng.uniform(200, 1800) if rng.random() < 0.17 else None
-        out.append(FleetCase(rng.randrange(1 << 30), rng.randint(8, 32), duration, cause,
-                             round(slowdown, 3), round(onset, 1), restart, hang))
+        out.append(FleetCase(rng.randrange(1 << 30), rng.randint(2, 64), duration, cause,
+                             round(slowdown, 3), round(onset, 1), restart, hang,
+                             round(rng.uniform(0.005, 0.04), 4)))
     return out
 
 
 def draw_healthy(n: int, seed: int, duration_s: float = 3600.0) -> list[FleetCase]:
-    """``n`` healthy jobs of one hour: heterogeneity, evals, checkpoints; a third restart and a
-    sixth hang."""
+    """``n`` healthy jobs of one hour and 2-64 nodes: heterogeneity, evals, checkpoints, noise
+    of 0.5-4 % per step; a third restart and a sixth hang."""
     rng = random.Random(seed * 104729 + 2)
     out = []
     for _ in range(n):
         restart = rng.uniform(300, duration_s - 600) if rng.random() < 0.33 else None
         hang = rng.uniform(300, duration_s - 900) if rng.random() < 0.17 else None
-        out.append(FleetCase(rng.randrange(1 << 30), rng.randint(8, 48), duration_s,
-                             restart_at_s=restart, hang_at_s=hang))
+        out.append(FleetCase(rng.randrange(1 << 30), rng.randint(2, 64), duration_s,
+                             restart_at_s=restart, hang_at_s=hang,
+                             noise=round(rng.uniform(0.005, 0.04), 4)))
     return out

@@ -10,6 +10,8 @@ from slow_synth import START, Factor, Job, gpu_sample, net_sample, node_name, ru
 
 from schemas import Event, JobEvent, LogLine, SlowNode, StepProgress, derived_id
 from streams.slow import SlowNodeDetector, SlowSettings
+from streams.slow.episodes import _ready_metric
+from streams.slow.track import NodeTrack
 
 
 def slow_from(node: int, at_s: float, factor: float = 1.25, until_s: float = 1e9) -> Factor:
@@ -348,3 +350,34 @@ def net_sample_ports(node: int, t_s: float, totals: list[int]) -> Event:
                           rcv_errors_total=0) for i, v in enumerate(totals))
     return NetSample(event_id=f"net-{node}-{t_s}", event_time=START + timedelta(seconds=t_s),
                      cluster="test", node_id=node_name(node), ports=ports)
+
+
+def test_one_stalled_sample_per_window_is_not_a_slow_node() -> None:
+    # node 4's GPUs are caught mid-stall in one of the two samples of every window from 300 s:
+    # a near-instant reading of one step, not a slower node
+    events: list[Event] = [Job(nodes=8, duration_s=600).scheduled()]
+    for k in range(60):
+        t = 10.0 * k
+        for n in range(8):
+            stalled = n == 4 and t >= 300 and k % 2 == 0
+            events.append(gpu_sample(n, t, power=950.0 if stalled else 600.0))
+    assert run_detector(events) == []
+    # the same node staying that busy is flagged (power is standalone evidence)
+    steady: list[Event] = [Job(nodes=8, duration_s=600).scheduled()]
+    for k in range(60):
+        t = 10.0 * k
+        for n in range(8):
+            steady.append(gpu_sample(n, t, power=950.0 if n == 4 and t >= 300 else 600.0))
+    assert [o.node_id for o in run_detector(steady)] == [node_name(4)]
+
+
+def test_two_readings_of_one_source_do_not_corroborate_each_other() -> None:
+    settings = SlowSettings()
+    track = NodeTrack()
+    for start in (0.0, 20.0):  # two suspect windows: persistence 3 alone, 2 when corroborated
+        for metric in ("sm_active", "power_w", "busy_ms"):
+            track.record(metric, start, True, settings.span)
+    track.suspect_now = {"sm_active", "power_w"}  # one family: GPU busyness
+    assert _ready_metric(track, settings) is None
+    track.suspect_now = {"busy_ms", "power_w"}  # the rank's own busy time and its GPUs' power
+    assert _ready_metric(track, settings) == "busy_ms"

@@ -7,6 +7,7 @@ import pytest
 from streams.slow.robust import MAD_SCALE, group_cv, low_median, mad, median, ratio, robust_z, spread
 from streams.slow.scoring import judge, observe, peer_groups, scattered
 from streams.slow.settings import SlowSettings
+from streams.slow.window import NodeBuffer
 
 
 def test_median_and_mad_ignore_one_outlier() -> None:
@@ -90,3 +91,13 @@ def test_group_cv_tells_a_consistent_group_from_a_scattered_one() -> None:
     assert group_cv([100.0, 101.0, 99.0, 100.0]) < 0.02
     assert group_cv([100.0, 20.0, 60.0, 90.0, 30.0]) > 0.25
     assert group_cv([0.0, 0.0, 0.0]) == 0.0
+
+
+def test_window_values_drop_one_reading_on_the_bad_side() -> None:
+    buf = NodeBuffer()
+    for v in (600.0, 950.0):
+        buf.add("power_w", "a", v, 64)
+    for v in (3.0e9, 0.5e9):
+        buf.add("rdma_rate", "a", v, 64)
+    assert buf.values("power_w", "high") == {"a": 600.0}
+    assert buf.values("rdma_rate", "low") == {"a": 3.0e9}

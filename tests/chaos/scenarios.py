@@ -182,6 +182,22 @@ def burst_kill(env: Env) -> Row:
     return run.finish(row)
 
 
+def backlog(env: Env) -> Row:
+    """1c. The whole fleet is on the broker before the worker starts, which then drains it at
+    full speed (every recovery is such a catch-up): the answers must be replay's."""
+    fleet = make_fleet(env.workdir)
+    feed = Feed(env.kafka, fleet.events, speed=1e9)
+    feed.start()
+    feed.join(900)
+    run = Run(env)
+    started = time.monotonic()
+    run.worker("w1")
+    row = _streamed_row("backlog", env, fleet, feed)
+    row.notes.append(f"{len(fleet.events)} events produced before the worker started; "
+                     f"answers read {time.monotonic() - started:.0f} s after its start")
+    return run.finish(row)
+
+
 def sink_kill(env: Env) -> Row:
     """2. kill -9 of the ClickHouse sink mid-stream, restart: chDB FINAL ids equal replay's ids."""
     fleet = make_fleet(env.workdir)
@@ -449,6 +465,7 @@ SCENARIOS: dict[str, Callable[[Env], Row]] = {
     "baseline": baseline,
     "worker-kill": worker_kill,
     "burst-kill": burst_kill,
+    "backlog": backlog,
     "sink-kill": sink_kill,
     "actuator-kill": actuator_kill,
     "broker-restart": broker_restart,

@@ -31,6 +31,8 @@ from streams.core.detector import Detector
 log = logging.getLogger("faultline.streams")
 
 Handler = Callable[[Event, "Message"], Awaitable[None]]
+Ack = Callable[[], object]
+"""Marks one input record as processed (Faust ``event.ack``): its offset may then be committed."""
 Delivery = asyncio.Future[Any]
 """The producer's promise for one sent message; done when the broker acknowledged it."""
 
@@ -46,7 +48,7 @@ class Message:
     value: bytes
     timestamp: datetime | None = None
     """The broker's timestamp of the message (the event time of its dead letter, if any)."""
-    ack: Callable[[], object] = field(default=lambda: None, compare=False, repr=False)
+    ack: Ack = field(default=lambda: None, compare=False, repr=False)
     """Acknowledge the record (its offset may be committed); the handler owns this call."""
 
 
@@ -155,7 +157,7 @@ def _message(record: EventT[Any]) -> Message:
     return Message(msg.topic, msg.partition, msg.offset, key, value, stamp, _ack_once(record))
 
 
-def _ack_once(record: EventT[Any]) -> Callable[[], object]:
+def _ack_once(record: EventT[Any]) -> Ack:
     """``record.ack`` that does nothing the second time (a message read by several agents is
     counted down once per agent, so a double ack would release another agent's hold)."""
     done = False
@@ -190,10 +192,6 @@ def pack_state(data: Any) -> str:
 def unpack_state(text: str) -> Any:
     """Inverse of :func:`pack_state`."""
     return json.loads(zlib.decompress(base64.b64decode(text)))
-
-
-Ack = Callable[[], object]
-"""Marks one input record as processed (Faust ``event.ack``): its offset may then be committed."""
 
 
 @dataclass
@@ -334,7 +332,7 @@ class StateTable:
             if open_key in self._unsaved and (last is None or (now - last).total_seconds() >= self.every_s):
                 self._snapshot(open_key, now)
             self._write(open_key)
-        keys.difference_update([k for k in list(keys) if k not in self._unsaved and k not in self._snapshots])
+        self._drop_saved(keys)
 
     def save_idle(self, now_s: float, idle_s: float) -> None:
         """Snapshot the keys with unsaved changes that no record touched for ``idle_s`` of wall
@@ -348,7 +346,7 @@ class StateTable:
         for key in list(self._snapshots):
             self._write(key)
         for keys in self._open.values():
-            keys.difference_update([k for k in list(keys) if k not in self._unsaved and k not in self._snapshots])
+            self._drop_saved(keys)
 
     def _write(self, key: str) -> None:
         """Write ``key``'s waiting snapshot and ack what it covers, once its outputs are delivered.
@@ -367,6 +365,10 @@ class StateTable:
                 ack()
         else:  # an output failed: leave its inputs unacked, they are read again after a restart
             log.error("state of %s not saved: an output it reflects was not delivered", key)
+
+    def _drop_saved(self, keys: set[str]) -> None:
+        """Forget, in one partition's open set, the keys with nothing left to save."""
+        keys.difference_update([k for k in keys if k not in self._unsaved and k not in self._snapshots])
 
     def _touch(self, key: str, partition: int) -> _Unsaved:
         self._partition_of[key] = partition

@@ -11,6 +11,8 @@ from streams.classify.model import KnowledgeBase
 from tests.bench.classify_real import (
     DEFAULT_CORPUS,
     HOLDOUT2,
+    HOLDOUT3,
+    LATE_SPLITS,
     TARGET_FAMILY_ACCURACY,
     TARGET_FP_RATE,
     TARGET_RECALL,
@@ -34,13 +36,13 @@ def test_corpus_is_big_and_drawn_from_many_sources(corpus: list[RealLine]) -> No
 
 
 def test_holdout_is_a_seeded_split_of_whole_sources(corpus: list[RealLine]) -> None:
-    seeded = [e for e in corpus if e.split != HOLDOUT2]
+    seeded = [e for e in corpus if e.split not in LATE_SPLITS]
     splits = Counter(e.split for e in seeded)
     assert 0.2 <= splits["holdout"] / len(seeded) <= 0.4
     by_url: dict[str, set[str]] = {}
     for entry in corpus:
         by_url.setdefault(entry.url, set()).add(entry.split)
-        if entry.split != HOLDOUT2:
+        if entry.split not in LATE_SPLITS:
             assert entry.split == split_of(entry.url)
     assert all(len(s) == 1 for s in by_url.values())
 
@@ -52,6 +54,16 @@ def test_holdout2_is_big_unseen_and_has_hard_negatives(corpus: list[RealLine]) -
     assert len({e.url for e in second}) >= 60
     assert sum(e.category is None for e in second) >= 60
     assert not {e.url for e in second} & {e.url for e in corpus if e.split != HOLDOUT2}
+
+
+def test_holdout3_is_big_unseen_spread_and_has_hard_negatives(corpus: list[RealLine]) -> None:
+    """holdout3: >= 200 lines from >= 60 sources found in no other split, >= 40% benign, >= 8 fault families."""
+    third = [e for e in corpus if e.split == HOLDOUT3]
+    assert len(third) >= 200
+    assert len({e.url for e in third}) >= 60
+    assert sum(e.category is None for e in third) >= 0.4 * len(third)
+    assert len({e.family for e in third if e.category is not None}) >= 8
+    assert not {e.url for e in third} & {e.url for e in corpus if e.split != HOLDOUT3}
 
 
 def test_labels_are_kb_categories_with_their_family(corpus: list[RealLine], kb: KnowledgeBase) -> None:
@@ -98,3 +110,13 @@ def test_parse_corpus_rejects_a_holdout2_source_shared_with_the_seeded_splits() 
              f'"url": "{url}", "split": "holdout2"}}')
     with pytest.raises(ValueError, match="holdout2 sources"):
         parse_corpus([seeded, again])
+
+
+def test_parse_corpus_rejects_a_source_shared_between_holdout2_and_holdout3() -> None:
+    url = "https://github.com/example/repo/issues/3"
+    second = ('{"line": "Killed", "source": "training", "category": "process_killed", "family": "process", '
+              f'"url": "{url}", "split": "holdout2"}}')
+    third = ('{"line": "Terminated", "source": "training", "category": "process_killed", "family": "process", '
+             f'"url": "{url}", "split": "holdout3"}}')
+    with pytest.raises(ValueError, match="holdout2 sources"):
+        parse_corpus([second, third])

@@ -6,8 +6,9 @@ suffix and millisecond precision on the wire (EVENTS.md, "Encoding").
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Annotated, Any, ClassVar
+import types
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin
 
 from pydantic import (
     AwareDatetime,
@@ -34,6 +35,9 @@ def parse_time(text: str) -> datetime:
     return parsed.astimezone(UTC)
 
 
+_ZERO = timedelta(0)
+
+
 def _to_utc(value: datetime) -> datetime:
     return value.astimezone(UTC)
 
@@ -42,6 +46,26 @@ EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
 LATEST = datetime(2200, 1, 1, tzinfo=UTC)
 """Times outside [EARLIEST, LATEST) are rejected: no real event has them, and near the ends of
 ``datetime``'s range a detector's time arithmetic would overflow on every later event of the key."""
+_FIRST_YEAR, _END_YEAR = EARLIEST.year, LATEST.year
+
+_NEVER_TIME = (str, bytes, int, float, tuple, list, dict, set, frozenset, BaseModel, type(None))
+"""Field types whose values are never a datetime (a tuple of times is not checked: values are)."""
+
+
+def _may_hold_time(annotation: Any) -> bool:
+    """Whether a field annotated so can hold a ``datetime`` value itself (conservative: unknown
+    types may), so the envelope's time check need only look at those fields."""
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _may_hold_time(get_args(annotation)[0])
+    if origin is Union or origin is types.UnionType:
+        return any(_may_hold_time(a) for a in get_args(annotation))
+    if origin is Literal:
+        return False
+    if origin is not None:  # a parametrised container (tuple[...], dict[...]): its value is the container
+        return _may_hold_time(origin)
+    return not (isinstance(annotation, type) and issubclass(annotation, _NEVER_TIME))
+
 
 UtcTime = Annotated[
     AwareDatetime,
@@ -61,6 +85,9 @@ class Event(BaseModel):
 
     KIND: ClassVar[str] = ""
     VERSION: ClassVar[int] = 1
+    _SCHEMA_NAME: ClassVar[str] = "/v1"
+    _TIME_FIELDS: ClassVar[tuple[str, ...]] = ("event_time",)
+    """The fields whose values may be datetimes, in field order (set per subclass)."""
 
     schema_: str = Field(default="", alias="schema")
     event_id: str = Field(min_length=1)
@@ -68,29 +95,40 @@ class Event(BaseModel):
     cluster: str = Field(min_length=1)
 
     @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        # Computed once per class, not per event: validation is the replay's hot path.
+        super().__pydantic_init_subclass__(**kwargs)
+        cls._SCHEMA_NAME = f"{cls.KIND}/v{cls.VERSION}"
+        cls._TIME_FIELDS = tuple(n for n, f in cls.model_fields.items() if _may_hold_time(f.annotation))
+
+    @classmethod
     def schema_name(cls) -> str:
         """The wire value of ``schema`` for this model, e.g. ``"gpu_sample/v1"``."""
-        return f"{cls.KIND}/v{cls.VERSION}"
+        return cls._SCHEMA_NAME
 
     @field_validator("schema_")
     @classmethod
     def _own_schema(cls, given: str) -> str:
         # An after-validator (not a "before" one) so that JSON input is validated as JSON,
         # strictly, without first being turned into a Python dict.
-        if cls.KIND and given not in ("", cls.schema_name()):
-            raise ValueError(f"schema {given!r} is not {cls.schema_name()!r}")
+        if cls.KIND and given != cls._SCHEMA_NAME and given:
+            raise ValueError(f"schema {given!r} is not {cls._SCHEMA_NAME!r}")
         return given
 
     @model_validator(mode="after")
     def _utc_times(self) -> Event:
-        if self.KIND and not self.schema_:
-            object.__setattr__(self, "schema_", self.schema_name())
-        for name, value in self.__dict__.items():
+        if not self.schema_ and self.KIND:
+            object.__setattr__(self, "schema_", self._SCHEMA_NAME)
+        values = self.__dict__
+        for name in self._TIME_FIELDS:
+            value = values[name]
             if not isinstance(value, datetime):
                 continue
-            if not EARLIEST <= value < LATEST:
+            utc = value.utcoffset() == _ZERO  # the wire's ``Z``: then the year alone tells the range,
+            # EARLIEST and LATEST being the first instants of UTC years (cheaper than aware comparisons)
+            if not (_FIRST_YEAR <= value.year < _END_YEAR if utc else EARLIEST <= value < LATEST):
                 raise ValueError(f"{name} {value.isoformat()} is outside {EARLIEST.year}..{LATEST.year - 1}")
-            if value.utcoffset() != UTC.utcoffset(None):
+            if not utc:
                 object.__setattr__(self, name, _to_utc(value))
         return self
 

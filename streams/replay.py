@@ -21,6 +21,7 @@ import gzip
 import heapq
 import sys
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -37,6 +38,10 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 DEFAULT_WINDOW_S = 300.0
 """How far (event time) an input line may be out of order in its file and still be placed
 in order: 5 minutes, well beyond the disorder of a topic recording (seconds)."""
+
+Ordered = tuple[int, str, str, int, Event]
+"""(event time µs, schema, event id, input file index, event): merged as plain tuples, so the
+order key is computed once per event and equal keys fall back to the file order."""
 
 Progress = Callable[[int, int], None]
 """Called with (events read, bytes read) now and then during a replay."""
@@ -67,42 +72,89 @@ class _Reader:
     window: timedelta
     letters: list[DeadLetter]
     result: ReplayResult
+    index: int = 0
+    """The file's position among the inputs: events of equal order keys are taken file by file."""
     bytes_read: int = 0
 
-    def events(self) -> Iterator[Event]:
-        held: list[tuple[int, str, str, int, Event]] = []
+    def events(self) -> Iterator[Ordered]:
+        """This file's events with their order keys, in event-time order within ``window``."""
+        held = _Held()
         window_us = self.window // timedelta(microseconds=1)
         newest_us: int | None = None
         released: int | None = None
+        index = self.index
         with open_input(self.path) as handle:
             for number, line in enumerate(handle, start=1):
                 self.bytes_read += len(line)
-                event = self._decode(line, number, None if newest_us is None else from_us(newest_us))
+                event = self._decode(line, number, newest_us)
                 if event is None:
                     continue
-                key = order_key(event)
-                if released is not None and key[0] < released:
+                t_us, schema, event_id = order_key(event)
+                if released is not None and t_us < released:
                     self.result.late += 1
-                    yield event
+                    yield t_us, schema, event_id, index, event
                     continue
-                heapq.heappush(held, (*key, number, event))  # the line number breaks ties of duplicates
-                newest_us = key[0] if newest_us is None else max(newest_us, key[0])
-                while held and held[0][0] <= newest_us - window_us:
-                    released = held[0][0]
-                    yield heapq.heappop(held)[4]
+                held.push((t_us, schema, event_id, number, event))  # the line number breaks ties of duplicates
+                newest_us = t_us if newest_us is None or t_us > newest_us else newest_us
+                while held and held.oldest_us() <= newest_us - window_us:
+                    t_us, schema, event_id, _, event = held.pop()
+                    released = t_us
+                    yield t_us, schema, event_id, index, event
         while held:
-            yield heapq.heappop(held)[4]
+            t_us, schema, event_id, _, event = held.pop()
+            yield t_us, schema, event_id, index, event
 
-    def _decode(self, line: bytes, number: int, newest: datetime | None) -> Event | None:
+    def _decode(self, line: bytes, number: int, newest_us: int | None) -> Event | None:
         raw = line.rstrip(b"\r\n")
         if not raw.strip():
             return None
         self.result.events += 1
-        event = decode(raw, source_topic=self.path.name, offset=number, event_time=newest or EPOCH)
+        event = decode(raw, source_topic=self.path.name, offset=number)
         if isinstance(event, DeadLetter):
+            # the letter's id does not depend on its time: the file's newest time is set only here
+            if newest_us is not None:
+                event = event.model_copy(update={"event_time": from_us(newest_us)})
             self.letters.append(event)
             return None
         return event
+
+
+Line = tuple[int, str, str, int, Event]
+"""(event time µs, schema, event id, line number, event): the line number is unique, so two
+lines never compare their events."""
+
+
+class _Held:
+    """The lines of one file not yet released, popped in (time, schema, id, line) order.
+
+    A recording is nearly in order: lines that come after every line held so far wait in a
+    FIFO (O(1)), only the others in a heap (O(log n)); the oldest line is the older of the
+    two heads. Same order as one heap, without a heap operation per line of a long window.
+    """
+
+    def __init__(self) -> None:
+        self.in_order: deque[Line] = deque()
+        self.stray: list[Line] = []
+
+    def __bool__(self) -> bool:
+        return bool(self.in_order) or bool(self.stray)
+
+    def push(self, line: Line) -> None:
+        if self.in_order and line < self.in_order[-1]:
+            heapq.heappush(self.stray, line)
+        else:
+            self.in_order.append(line)
+
+    def _stray_first(self) -> bool:
+        return bool(self.stray) and (not self.in_order or self.stray[0] < self.in_order[0])
+
+    def oldest_us(self) -> int:
+        """Event time of the oldest line held (there must be one)."""
+        return self.stray[0][0] if self._stray_first() else self.in_order[0][0]
+
+    def pop(self) -> Line:
+        """Remove and return the oldest line (there must be one)."""
+        return heapq.heappop(self.stray) if self._stray_first() else self.in_order.popleft()
 
 
 def replay(source: Path | Sequence[Path], output: IO[bytes], settings: DetectionSettings | None = None,
@@ -111,12 +163,13 @@ def replay(source: Path | Sequence[Path], output: IO[bytes], settings: Detection
     paths = [source] if isinstance(source, Path) else list(source)
     result = ReplayResult()
     letters: list[DeadLetter] = []
-    readers = [_Reader(p, timedelta(seconds=window_s), letters, result) for p in paths]
-    merged = heapq.merge(*(r.events() for r in readers), key=order_key)
+    readers = [_Reader(p, timedelta(seconds=window_s), letters, result, i) for i, p in enumerate(paths)]
+    merged = heapq.merge(*(r.events() for r in readers))
     runner = LocalRunner(topology.build(settings or DetectionSettings()))
     last: datetime | None = None
-    for count, event in enumerate(merged, start=1):
-        _write(output, letters, result)
+    for count, (_, _, _, _, event) in enumerate(merged, start=1):
+        if letters:
+            _write(output, letters, result)
         _write_derived(output, runner.feed(event), result)
         last = event.event_time
         if progress is not None and count % 20_000 == 0:

@@ -39,10 +39,13 @@ class Stages:
         """Feed ``event`` through every stage, mutating ``states``; returns all outputs."""
         outputs: list[Event] = []
         for i, detector in enumerate(self.detectors):
-            produced: list[Event] = []
-            for item in (event, *outputs):
-                states[i], out = detector.step(states[i], item)
-                produced.extend(_events(out))
+            state, out = detector.step(states[i], event)
+            produced = _events(out) if out else []
+            for item in outputs:  # what the detectors before this one made (not its own outputs)
+                state, out = detector.step(state, item)
+                if out:
+                    produced.extend(_events(out))
+            states[i] = state
             outputs.extend(produced)
         return outputs
 

@@ -15,7 +15,7 @@ error and raises: the declaration is the truth.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -96,6 +96,10 @@ class Topology:
 END_OF_TIME = datetime.max.replace(tzinfo=UTC)
 """The flush time that closes everything: nothing more will arrive."""
 
+Routed = tuple[str, "str | None", Event]
+"""(topic, message key, event): one publication inside a :class:`LocalRunner`."""
+_MISSING = object()
+
 
 @dataclass
 class LocalRunner:
@@ -110,36 +114,46 @@ class LocalRunner:
     topology: Topology
     states: dict[tuple[str, str], Any] = field(default_factory=dict)
     _subscribers: dict[str, list[Stage]] = field(default_factory=dict)
+    _public: frozenset[str] = field(default=frozenset())
 
     def __post_init__(self) -> None:
         for stage in self.topology.stages:
             for topic in stage.inputs:
                 self._subscribers.setdefault(topic, []).append(stage)
+        self._public = frozenset(name for name, spec in BY_NAME.items() if not spec.internal)
 
     def feed(self, event: Event) -> list[Event]:
         """Publish an input event (on its registry topic, with its registry key) and run it through."""
         spec = topic_for(event)
-        return list(self._deliver(deque([(spec.name, spec.key_of(event), event)]), skip_first=True))
+        caused: list[Routed] = []
+        self._run(spec.name, spec.key_of(event), event, caused)
+        return self._deliver(caused) if caused else []
 
-    def _deliver(self, queue: deque[tuple[str, str | None, Event]], skip_first: bool = False) -> Iterator[Event]:
-        first = skip_first
-        while queue:
-            topic, key, event = queue.popleft()
-            if not first and not BY_NAME[topic].internal:
-                yield event
-            first = False
-            for stage in self._subscribers.get(topic, ()):
-                state_key = stage.key(topic, event, key)
-                if state_key is None:
-                    continue
-                state = self._state(stage, state_key)
-                self.states[(stage.name, state_key)], outputs = stage.detector.step(state, event)
-                queue.extend(stage.resolve(o) for o in outputs)
+    def _deliver(self, queue: Iterable[Routed]) -> list[Event]:
+        """Publish each routed event and what it causes, breadth first; returns the events
+        published on public topics, in publication order."""
+        pending = deque(queue)
+        published: list[Event] = []
+        while pending:
+            topic, key, event = pending.popleft()
+            if topic in self._public:
+                published.append(event)
+            self._run(topic, key, event, pending)
+        return published
 
-    def _state(self, stage: Stage, key: str) -> Any:
-        if (stage.name, key) not in self.states:
-            self.states[(stage.name, key)] = stage.detector.initial()
-        return self.states[(stage.name, key)]
+    def _run(self, topic: str, key: str | None, event: Event, caused: deque[Routed] | list[Routed]) -> None:
+        """Step every stage subscribed to ``topic`` with ``event``; what they emit joins ``caused``."""
+        for stage in self._subscribers.get(topic, ()):
+            state_key = stage.key(topic, event, key)
+            if state_key is None:
+                continue
+            slot = (stage.name, state_key)
+            state = self.states.get(slot, _MISSING)
+            if state is _MISSING:
+                state = stage.detector.initial()
+            self.states[slot], outputs = stage.detector.step(state, event)
+            if outputs:
+                caused.extend(stage.resolve(o) for o in outputs)
 
     def flush(self, now: datetime) -> list[Event]:
         """End of input at event time ``now``: flush every stage's keys in declaration order,
@@ -149,7 +163,7 @@ class LocalRunner:
             at = END_OF_TIME if stage.end_flush_at_infinity else now
             for key in sorted(k for s, k in self.states if s == stage.name):
                 self.states[(stage.name, key)], outputs = stage.detector.flush(self.states[(stage.name, key)], at)
-                out.extend(self._deliver(deque(stage.resolve(o) for o in outputs)))
+                out.extend(self._deliver(stage.resolve(o) for o in outputs))
         return out
 
 

@@ -35,6 +35,7 @@ from statistics import median
 from typing import Any
 
 from schemas import Decision, Event, Fault, HangVerdict, Incident, JobEvent, SlowNode, StepProgress, derived_id
+from streams.core.dispatch import kinds
 from streams.decide import rules, severity
 from streams.decide.rules import Plan
 from streams.decide.settings import PolicySettings
@@ -42,6 +43,9 @@ from streams.decide.state import Acted, FaultInfo, JobState, RestartWatch, need_
 
 _STEP_SAMPLES = 64
 """Step times kept for the median step time (a rolling sample across ranks)."""
+
+_CONSUMED = kinds(JobEvent, StepProgress, Fault, Incident, HangVerdict, SlowNode)
+"""The kinds the policy reads; every other event of the job is ignored."""
 
 
 class PolicyDetector:
@@ -66,7 +70,7 @@ class PolicyDetector:
 
     def step(self, state: JobState, event: Event) -> tuple[JobState, list[Event]]:
         """Feed one event of this job; returns the state and the proposed decisions it causes."""
-        if not isinstance(event, (JobEvent, StepProgress, Fault, Incident, HangVerdict, SlowNode)):
+        if not _CONSUMED[type(event)]:
             return state, []
         self._identify(state, event)
         out: list[Event] = list(self._check_deadline(state, event.event_time, event.cluster))
@@ -78,7 +82,7 @@ class PolicyDetector:
             self._remember_fault(state, event)
         elif isinstance(event, Incident):
             out += self._on_incident(state, event)
-        else:
+        elif isinstance(event, HangVerdict | SlowNode):
             out += self._on_signal(state, event)
         return state, out
 

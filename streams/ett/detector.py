@@ -40,6 +40,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from schemas import Decision, Event, Fault, HangVerdict, Incident, JobEvent, StepProgress
+from streams.core.dispatch import kinds
 from streams.ett import lifecycle
 from streams.ett.causes import offer, settle
 from streams.ett.settings import EttSettings
@@ -48,6 +49,7 @@ from streams.ett.timeline import Emitter, close_run
 
 NOT_INTERRUPTING = ("checkpoint_now", "notify")
 RELEVANT = (JobEvent, StepProgress, HangVerdict, Decision, Fault, Incident)
+_RELEVANT = kinds(*RELEVANT)
 
 
 class EttDetector:
@@ -79,7 +81,7 @@ class EttDetector:
         O(1) for an event that changes nothing (a sample, a duplicate step report): one type
         test and one comparison with the next time at which event time alone settles something.
         """
-        relevant = isinstance(event, RELEVANT) and not _stale_step(state, event)
+        relevant = _RELEVANT[type(event)] and not _stale_step(state, event)
         if not relevant and (state.due_at is None or event.event_time <= state.due_at):
             return state, []
         if state.cluster is None:

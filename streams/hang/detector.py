@@ -13,7 +13,9 @@ the event (or flush) that made the detector evaluate that grid point.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from schemas import (
     CollectiveProgress,
@@ -25,6 +27,7 @@ from schemas import (
     StackSample,
     StepProgress,
 )
+from streams.core.dispatch import KindTable
 from streams.hang import ingest
 from streams.hang.context import apply_job_event, progress_seen, votes_allowed
 from streams.hang.settings import HangSettings
@@ -43,6 +46,7 @@ class HangDetector:
 
     def __init__(self, settings: HangSettings | None = None) -> None:
         self.settings = settings or HangSettings()
+        self._every_us = seconds(self.settings.eval_every_s)
 
     def initial(self) -> JobState:
         """A fresh state for a job never seen before."""
@@ -50,13 +54,14 @@ class HangDetector:
 
     def step(self, state: JobState, event: Event) -> tuple[JobState, list[Event]]:
         """Evaluate a due grid point, then fold ``event`` in; unknown kinds change nothing."""
-        if not isinstance(event, (LogLine, StackSample, CollectiveProgress, JobEvent,
-                                  StepProgress, GpuSample, NetSample)):
+        fold = _FOLD[type(event)]
+        if fold is None:
             return state, []
-        self._identify(state, event)
+        if state.job_id is None or state.cluster is None:
+            self._identify(state, event)
         now_us = to_us(event.event_time)
         outputs = self._tick(state, now_us)
-        self._apply(state, event)
+        fold(state, event, now_us, self.settings)
         state.last_us = now_us if state.last_us is None else max(state.last_us, now_us)
         return state, outputs
 
@@ -80,7 +85,7 @@ class HangDetector:
             state.cluster = event.cluster
 
     def _tick(self, state: JobState, now_us: int) -> list[Event]:
-        every = seconds(self.settings.eval_every_s)
+        every = self._every_us
         if state.next_eval_us is None:
             state.next_eval_us = -(-now_us // every) * every
             return []
@@ -93,20 +98,19 @@ class HangDetector:
         ingest.prune_stale(state, grid, self.settings)
         return evaluate(state, grid, self.settings, emit_us=now_us)
 
-    def _apply(self, state: JobState, event: Event) -> None:
-        s = self.settings
-        if isinstance(event, JobEvent):
-            apply_job_event(state, event, s)
-        elif isinstance(event, LogLine):
-            ingest.on_log(state, event, s)
-        elif isinstance(event, StepProgress):
-            ingest.on_step(state, event, s)
-            progress_seen(state, to_us(event.event_time), s)
-        elif isinstance(event, StackSample):
-            ingest.on_stack(state, event, s)
-        elif isinstance(event, CollectiveProgress):
-            ingest.on_collective(state, event)
-        elif isinstance(event, GpuSample):
-            ingest.on_gpu(state, event, s)
-        elif isinstance(event, NetSample):
-            ingest.on_net(state, event, s)
+
+def _on_job_event(state: JobState, event: JobEvent, now_us: int, settings: HangSettings) -> None:
+    apply_job_event(state, event, settings)
+
+
+def _on_step(state: JobState, event: StepProgress, now_us: int, settings: HangSettings) -> None:
+    ingest.on_step(state, event, now_us, settings)
+    progress_seen(state, now_us, settings)
+
+
+Fold = Callable[[JobState, Any, int, HangSettings], None]
+_FOLD: KindTable[Fold | None] = KindTable([
+    (JobEvent, _on_job_event), (LogLine, ingest.on_log), (StepProgress, _on_step), (StackSample, ingest.on_stack),
+    (CollectiveProgress, ingest.on_collective), (GpuSample, ingest.on_gpu), (NetSample, ingest.on_net),
+], None)
+"""How each consumed kind is folded into the state (None: ignored)."""

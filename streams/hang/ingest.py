@@ -36,7 +36,7 @@ def is_io(frames: tuple[str, ...], settings: HangSettings) -> bool:
 
 def seen(state: JobState, node: str | None, now_us: int) -> None:
     """Record that ``node`` reported at ``now_us`` (any source: node silence)."""
-    if node is None or node not in state.placement.values():
+    if node is None or not state.places(node):
         return
     last = state.run.node_seen_us.get(node)
     if last is None or now_us > last:
@@ -115,7 +115,7 @@ def _announced(line: str, settings: HangSettings) -> str | None:
     return None
 
 
-def on_log(state: JobState, event: LogLine, settings: HangSettings) -> None:
+def on_log(state: JobState, event: LogLine, now_us: int, settings: HangSettings) -> None:
     """Record a training/NCCL line as a sign of life; kernel/system lines say nothing.
 
     The latest training line may announce a quiet phase (``phase_line``). A line ending a
@@ -124,10 +124,10 @@ def on_log(state: JobState, event: LogLine, settings: HangSettings) -> None:
     whether the training loop runs, evaluates or hangs; the loop shows progress by its steps.
     For a job that reports no steps, a line after a verdict closes the hang episode.
     """
-    seen(state, event.node_id, to_us(event.event_time))
+    seen(state, event.node_id, now_us)
     if event.source not in JOB_LOG_SOURCES:
         return
-    run, now_us = state.run, to_us(event.event_time)
+    run = state.run
     ended = _ended(event.line, settings)
     if run.saw_steps and ended is not None and (ended != run.phase_line or _other_tag(run, event.line)):
         return  # a background write reporting completion, not the end of the announced pause
@@ -145,9 +145,9 @@ def on_log(state: JobState, event: LogLine, settings: HangSettings) -> None:
         run.verdict_open = False  # a job without step reports shows progress by logging again
 
 
-def on_step(state: JobState, event: StepProgress, settings: HangSettings) -> None:
+def on_step(state: JobState, event: StepProgress, now_us: int, settings: HangSettings) -> None:
     """Record training progress; progress past a verdict's step closes the hang episode."""
-    run, now_us = state.run, to_us(event.event_time)
+    run = state.run
     seen(state, event.node_id, now_us)
     run.saw_steps = True
     run.step_ms.append(event.step_time_ms)
@@ -161,9 +161,9 @@ def on_step(state: JobState, event: StepProgress, settings: HangSettings) -> Non
         run.verdict_open = False
 
 
-def on_stack(state: JobState, event: StackSample, settings: HangSettings) -> None:
+def on_stack(state: JobState, event: StackSample, now_us: int, settings: HangSettings) -> None:
     """Extend or restart the rank's run of identical stacks."""
-    now_us, sig = to_us(event.event_time), "\n".join(event.frames)
+    sig = "\n".join(event.frames)
     seen(state, event.node_id, now_us)
     current = state.run.stacks.get(event.rank)
     if current is not None and current.sig == sig and current.length > 0:
@@ -174,9 +174,8 @@ def on_stack(state: JobState, event: StackSample, settings: HangSettings) -> Non
                                             io=is_io(event.frames, settings))
 
 
-def on_collective(state: JobState, event: CollectiveProgress) -> None:
+def on_collective(state: JobState, event: CollectiveProgress, now_us: int, settings: HangSettings) -> None:
     """Keep the latest snapshot of (rank, communicator)."""
-    now_us = to_us(event.event_time)
     seen(state, event.node_id, now_us)
     since = to_us(event.in_flight_since) if event.in_flight_since is not None else None
     state.run.colls[(event.rank, event.comm_group)] = Snapshot(
@@ -188,11 +187,10 @@ def on_collective(state: JobState, event: CollectiveProgress) -> None:
     )
 
 
-def on_gpu(state: JobState, event: GpuSample, settings: HangSettings) -> None:
+def on_gpu(state: JobState, event: GpuSample, now_us: int, settings: HangSettings) -> None:
     """Append each GPU's util/SM/power to its rank (local index = position among the node's
     ranks) and keep each rank's peak busy power (the NVML-only spin test compares to it)."""
     ranks = state.ranks_of(event.node_id)
-    now_us = to_us(event.event_time)
     seen(state, event.node_id, now_us)
     run = state.run
     for gpu in event.gpus:
@@ -206,11 +204,10 @@ def on_gpu(state: JobState, event: GpuSample, settings: HangSettings) -> None:
             run.power_peak_w[rank] = gpu.power_w
 
 
-def on_net(state: JobState, event: NetSample, settings: HangSettings) -> None:
+def on_net(state: JobState, event: NetSample, now_us: int, settings: HangSettings) -> None:
     """Append each port's RDMA bytes (tx + rx) to its own series; ignores unplaced nodes."""
     if not state.ranks_of(event.node_id):
         return
-    now_us = to_us(event.event_time)
     seen(state, event.node_id, now_us)
     for port in event.ports:
         key = f"{event.node_id}|{port.device}:{port.port}"

@@ -24,9 +24,14 @@ MAX_POINTS = 256
 MAX_GAPS = 32
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
 def to_us(value: datetime) -> int:
     """Microseconds since the epoch of an aware datetime (exact)."""
-    delta = value.astimezone(UTC) - datetime(1970, 1, 1, tzinfo=UTC)
+    if value.tzinfo is None:  # a naive time is local time, as ``astimezone`` reads it
+        value = value.astimezone(UTC)
+    delta = value - _EPOCH  # aware minus aware compares the UTC instants: no conversion needed
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
@@ -114,16 +119,34 @@ class JobState:
     cluster: str | None = None
     attempt: int = 0
     placement: dict[int, str] = field(default_factory=dict)
+    """Rank -> node; replaced whole when the lifecycle changes it, never edited in place."""
     phase: str = "none"
     phase_since_us: int | None = None
     history: dict[str, list[float]] = field(default_factory=dict)
     next_eval_us: int | None = None
     last_us: int | None = None
     run: AttemptState = field(default_factory=AttemptState)
+    _by_node: tuple[dict[int, str], dict[str, tuple[int, ...]]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    """``placement`` inverted (node -> its ranks), and the placement it was built from: every
+    event asks about its node, and scanning the placement would cost O(ranks) per event."""
 
-    def ranks_of(self, node: str) -> list[int]:
+    def ranks_of(self, node: str) -> tuple[int, ...]:
         """The ranks placed on ``node`` in rank order (local GPU index = position)."""
-        return sorted(r for r, n in self.placement.items() if n == node)
+        return self._nodes().get(node, ())
+
+    def places(self, node: str) -> bool:
+        """Whether ``node`` holds a rank of the placement."""
+        return node in self._nodes()
+
+    def _nodes(self) -> dict[str, tuple[int, ...]]:
+        # ``placement`` is replaced whole, never edited in place: a new dict means a new index
+        if self._by_node is None or self._by_node[0] is not self.placement:
+            ranks: dict[str, list[int]] = {}
+            for rank, node in sorted(self.placement.items()):
+                ranks.setdefault(node, []).append(rank)
+            self._by_node = (self.placement, {n: tuple(r) for n, r in ranks.items()})
+        return self._by_node[1]
 
 
 def dump_state(state: JobState) -> JsonData:

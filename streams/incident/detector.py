@@ -38,9 +38,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from schemas import Event, Fault, Incident, JobEvent, derived_id
+from streams.core.dispatch import kinds
 from streams.incident import severity
 from streams.incident.settings import IncidentSettings
 from streams.incident.state import IncidentState, Member, Open
+
+_OPENS = kinds(JobEvent, Fault)
+"""The kinds that can start an attempt or an incident."""
 
 
 class IncidentDetector:
@@ -75,6 +79,8 @@ class IncidentDetector:
         state.job_id = state.job_id or getattr(event, "job_id", None)
         if state.clock is None or event.event_time > state.clock:
             state.clock = event.event_time
+        if not state.incidents and not _OPENS[type(event)]:
+            return state, []  # nothing open to publish or prune, nothing to open: most events of a job
         touched: list[Open] = []
         if isinstance(event, JobEvent):
             self._on_job_event(state, event)

@@ -23,11 +23,13 @@ from datetime import datetime
 
 from schemas import Event, GpuSample, HangVerdict, JobEvent, NetSample, StepProgress
 from streams.core.detector import JsonData
+from streams.core.dispatch import kinds
 from streams.slow.episodes import close_window
 from streams.slow.robust import median
 from streams.slow.settings import SlowSettings
 from streams.slow.state import JobState
 
+_CONSUMED = kinds(JobEvent, HangVerdict, StepProgress, GpuSample, NetSample)
 RESET_KINDS = frozenset({"scheduled", "finished", "cancelled"})
 RESTART_KINDS = frozenset({"restarting", "failed"})
 PHASE_KINDS = frozenset({"initialized", "running", "checkpoint_started", "checkpoint_completed"})
@@ -51,13 +53,13 @@ class SlowNodeDetector:
 
     def step(self, state: JobState, event: Event) -> tuple[JobState, list[Event]]:
         """Fold one event of the job; returns the state and any slow_node it causes."""
+        if not _CONSUMED[type(event)]:
+            return state, []
         if isinstance(event, JobEvent):
             self._lifecycle(state, event)
             return state, []
         if isinstance(event, HangVerdict):
             self._hang(state, event)
-            return state, []
-        if not isinstance(event, StepProgress | GpuSample | NetSample):
             return state, []
         state.cluster = state.cluster or event.cluster
         out = self._advance(state, event.event_time)
@@ -65,7 +67,7 @@ class SlowNodeDetector:
             self._add_step(state, event)
         elif isinstance(event, GpuSample):
             self._add_gpu(state, event)
-        else:
+        elif isinstance(event, NetSample):
             self._add_net(state, event)
         return state, list(out)
 

@@ -1,20 +1,21 @@
 """The sink's in-memory batch: consumed messages waiting for one flush, and their offsets.
 
 Pure bookkeeping, no Kafka or ClickHouse import: a batch is due when it holds
-``batch_size`` messages or its oldest message waited ``flush_interval_s``.
+``batch_size`` messages or ``max_bytes`` of message values, or its oldest message waited
+``flush_interval_s``.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from schemas import DeadLetter, Event
 
 
-@dataclass(frozen=True)
-class Consumed:
-    """One consumed message and what it decoded to.
+class Consumed(NamedTuple):
+    """One consumed message and what it decoded to (a tuple: one is made per message).
 
     ``failed`` is True when ``event`` is the DeadLetter that ``decode`` made of this
     message (as opposed to a valid dead_letter event read from the deadletter topic).
@@ -36,6 +37,8 @@ class Batch:
     items: list[Consumed] = field(default_factory=list)
     next_offsets: dict[tuple[str, int], int] = field(default_factory=dict)
     started: float | None = None
+    value_bytes: int = 0
+    """Sum of the message values' lengths: what bounds the batch's memory."""
 
     def add(self, item: Consumed, now: float | None = None) -> None:
         """Append one message; the first one starts the batch's clock."""
@@ -43,13 +46,18 @@ class Batch:
             self.started = time.monotonic() if now is None else now
         self.items.append(item)
         self.next_offsets[(item.topic, item.partition)] = item.offset + 1
+        self.value_bytes += len(item.value)
 
-    def due(self, batch_size: int, flush_interval_s: float, now: float | None = None) -> bool:
-        """True when the batch is full or its oldest message waited long enough; never when empty."""
+    def due(self, batch_size: int, flush_interval_s: float, now: float | None = None,
+            max_bytes: int | None = None) -> bool:
+        """True when the batch holds ``batch_size`` messages or ``max_bytes`` of values (None: no
+        byte bound), or its oldest message waited ``flush_interval_s``; never when empty."""
         if not self.items or self.started is None:
             return False
+        if len(self.items) >= batch_size or (max_bytes is not None and self.value_bytes >= max_bytes):
+            return True
         clock = time.monotonic() if now is None else now
-        return len(self.items) >= batch_size or clock - self.started >= flush_interval_s
+        return clock - self.started >= flush_interval_s
 
     def events(self) -> list[Consumed]:
         """Messages that decoded into an event to insert."""
@@ -64,6 +72,7 @@ class Batch:
         self.items.clear()
         self.next_offsets.clear()
         self.started = None
+        self.value_bytes = 0
 
     def __len__(self) -> int:
         return len(self.items)

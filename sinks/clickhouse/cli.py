@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from schemas.settings import kafka_from
 from sinks.clickhouse.settings import ClickHouseSettings
-from sinks.clickhouse.sink import ClickHouseSink, SinkCounters
+from sinks.clickhouse.sink import ClickHouseSink, SinkCounters, tune_gc_for_batches
 
 
 def _progress(counters: SinkCounters) -> None:
@@ -37,6 +37,7 @@ def main(argv: list[str] | None = None, env: Mapping[str, str] | None = None) ->
     args = parser.parse_args(argv)
     kafka = kafka_from(env, bootstrap=args.bootstrap, namespace=args.namespace)
     ch = ClickHouseSettings(dsn=args.dsn) if args.dsn else ClickHouseSettings()
+    tune_gc_for_batches()  # this process only runs the sink
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())

@@ -9,12 +9,14 @@ fields are ``Nullable``. Pure: no I/O, no ClickHouse import.
 
 from __future__ import annotations
 
+import functools
 import json
+import operator
 import types
 import typing
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from pydantic import AwareDatetime, BaseModel
@@ -33,6 +35,8 @@ from schemas import (
 )
 
 TIME_TYPE = "DateTime64(3, 'UTC')"
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MILLISECOND = timedelta(milliseconds=1)
 INGEST_VERSION = "_version"
 """Version column of tables without a natural version: nanoseconds since the epoch at insert."""
 
@@ -97,8 +101,12 @@ def spec_for(event: Event) -> TableSpec:
         raise KeyError(f"no ClickHouse table for {type(event).__name__}") from None
 
 
+@functools.cache
 def columns(spec: TableSpec) -> tuple[Column, ...]:
-    """The columns of ``spec``'s table in insert order: model fields, then ``_version`` if used."""
+    """The columns of ``spec``'s table in insert order: model fields, then ``_version`` if used.
+
+    Computed once per spec (the models are fixed at import), so callers may use it per row.
+    """
     cols = [_column(spec, name) for name in spec.model.model_fields]
     if spec.version is None:
         cols.append(Column(INGEST_VERSION, "UInt64", None))
@@ -171,33 +179,143 @@ def _scalar(annotation: Any, name: str) -> str:
 
 
 def to_row(spec: TableSpec, event: Event, ingest_version: int) -> list[Any]:
-    """The insert row of ``event`` for ``spec``'s columns; ``ingest_version`` fills ``_version``."""
-    return [_value(event, col, ingest_version) for col in columns(spec)]
+    """The insert row of ``event`` for ``spec``'s columns; ``ingest_version`` fills ``_version``.
+
+    The same values as :func:`to_columns` gives for a one-event batch (it is built from it).
+    """
+    return [values[0] for values in to_columns(spec, [event], ingest_version)]
 
 
-def _value(event: Event, col: Column, ingest_version: int) -> Any:
-    if col.field_name is None:
-        return ingest_version
-    value = getattr(event, col.field_name)
-    if col.encoding == "json":
-        return None if value is None else json.dumps(_jsonable(value), sort_keys=True)
+Columns = list[list[Any]]
+"""Column-oriented insert data: one list per column of ``columns(spec)``, all of one length."""
+
+
+def to_columns(spec: TableSpec, events: Sequence[Event], ingest_version: int) -> Columns:
+    """The column-oriented insert data of ``events``, which must all be of ``spec``'s kind.
+
+    Nested objects become JSON text (sorted keys), tuples of scalars lists, ``_version`` is
+    ``ingest_version``; zero events give one empty list per column. The per-event Python work
+    is one C-level attribute fetch: everything else runs once per column.
+    """
+    plan = _plan(spec)
+    if not events:
+        return [[] for _ in columns(spec)]
+    by_field = zip(*map(plan.fetch, events), strict=True)
+    data = [encode(values) for encode, values in zip(plan.encoders, by_field, strict=True)]
+    if spec.version is None:
+        data.append([ingest_version] * len(events))
+    return data
+
+
+def group_columns(events: Sequence[Event], ingest_version: int) -> dict[TableSpec, Columns]:
+    """Column-oriented data per table for ``events``, rows in input order; zero events give ``{}``.
+
+    Raises KeyError for a kind with no table (telemetry).
+    """
+    by_kind: dict[type[Event], list[Event]] = {}
+    for event in events:  # keyed by class: hashing a TableSpec per event costs more than the rest
+        by_kind.setdefault(type(event), []).append(event)
+    return {spec_for(batch[0]): to_columns(spec_for(batch[0]), batch, ingest_version) for batch in by_kind.values()}
+
+
+def millisecond_ticks(values: Sequence[datetime | None]) -> list[int | None]:
+    """Aware datetimes as integer milliseconds since the epoch (floored, as ClickHouse stores
+    ``DateTime64(3)``); None stays None. Exact (integer arithmetic on timedeltas, no floats)."""
+    return [None if v is None else (v - EPOCH) // MILLISECOND for v in values]
+
+
+def is_time(column: Column) -> bool:
+    """True for a ``DateTime64(3, 'UTC')`` column, nullable or not."""
+    return TIME_TYPE in column.ch_type
+
+
+Encoder = Callable[[Sequence[Any]], list[Any]]
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How to turn events of one kind into columns: one fetch of every model field, one encoder per field."""
+
+    fetch: Callable[[Event], tuple[Any, ...]]
+    encoders: tuple[Encoder, ...]
+
+
+@functools.cache
+def _plan(spec: TableSpec) -> _Plan:
+    fields = [c for c in columns(spec) if c.field_name is not None]
+    names = [c.field_name for c in fields if c.field_name is not None]
+    # attrgetter of several names returns a tuple, and every Event has at least 4 fields.
+    fetch = operator.attrgetter(*names)
+    return _Plan(fetch, tuple(_encoder(spec, c) for c in fields))
+
+
+def _encoder(spec: TableSpec, col: Column) -> Encoder:
     if col.encoding == "array":
-        return list(value)
-    return value
+        return _lists
+    if col.encoding == "plain":
+        return list
+    annotation = spec.model.model_fields[col.field_name or ""].annotation
+    text = _cached_json if _simple_part(annotation) else _json_or_none
+    return lambda values: [text(v) for v in values]
 
 
-def _jsonable(value: Any) -> Any:
+def _lists(values: Sequence[Any]) -> list[Any]:
+    return [list(v) for v in values]
+
+
+def _json_or_none(value: Any) -> str | None:
+    return None if value is None else json.dumps(_jsonable(value, "json"), sort_keys=True)
+
+
+def _simple_json(value: Any) -> str | None:
+    """``_json_or_none(value)`` for a value of a :func:`_simple_part` type, several times faster:
+    pydantic's Python-mode dump of such a value is already JSON-ready (tuples become lists)."""
+    return None if value is None else json.dumps(_jsonable(value, "python"), sort_keys=True)
+
+
+_JSON_MEMO: dict[Any, str | None] = {}
+JSON_MEMO_SIZE = 4096
+
+
+def _cached_json(value: Any) -> str | None:
+    """``_simple_json(value)``, memoised: nested parts repeat a lot (a hang vote's four signals
+    have 81 states). Only used for :func:`_simple_part` types, where equal values always have
+    identical JSON. A model's key is its class and field values: built and compared
+    in C, unlike the model's own ``__hash__``/``__eq__``. Shared by threads: under the GIL the
+    worst a race does is drop an entry, which is then computed again."""
+    key = (type(value), *value.__dict__.values()) if isinstance(value, BaseModel) else value
+    text = _JSON_MEMO.get(key)
+    if text is None and value is not None:
+        if len(_JSON_MEMO) >= JSON_MEMO_SIZE:
+            _JSON_MEMO.clear()
+        text = _JSON_MEMO[key] = _simple_json(value)
+    return text
+
+
+def _simple_part(annotation: Any) -> bool:
+    """True for types built from str, int, bool, None, literals, tuples and frozen models of
+    those: two equal values always render to the same JSON text, and pydantic's Python-mode
+    dump is JSON-ready. Not for floats (``0.0 == -0.0``), unions of int and bool (``1 == True``),
+    times, dicts (unhashable) or anything unknown.
+    """
+    inner = annotation
+    if typing.get_origin(inner) is typing.Annotated:
+        inner = typing.get_args(inner)[0]
+    if _is_union(inner) and {int, bool} <= set(typing.get_args(inner)):
+        return False
+    if _is_union(inner) or typing.get_origin(inner) is tuple:
+        return all(a is Ellipsis or _simple_part(a) for a in typing.get_args(inner))
+    if typing.get_origin(inner) is Literal or inner is type(None):
+        return True
+    if isinstance(inner, type) and issubclass(inner, BaseModel):
+        frozen = bool(inner.model_config.get("frozen"))
+        return frozen and all(_simple_part(f.annotation) for f in inner.model_fields.values())
+    return inner in (str, int, bool)
+
+
+def _jsonable(value: Any, mode: Literal["json", "python"]) -> Any:
     if isinstance(value, BaseModel):
-        return value.model_dump(mode="json")
+        return value.model_dump(mode=mode)
     if isinstance(value, (tuple, list)):
-        return [_jsonable(v) for v in value]
+        return [_jsonable(v, mode) for v in value]
     return value
-
-
-def group_rows(events: Sequence[Event], ingest_version: int) -> dict[TableSpec, list[list[Any]]]:
-    """Rows per table for ``events``, in input order; zero events give an empty dict."""
-    grouped: dict[TableSpec, list[list[Any]]] = {}
-    for event in events:
-        spec = spec_for(event)
-        grouped.setdefault(spec, []).append(to_row(spec, event, ingest_version))
-    return grouped

@@ -40,15 +40,18 @@ class ClickHouseSettings(BaseModel):
 
     ``dsn`` is ``chdb:///absolute/path`` for the embedded engine (one process per path) or
     ``http(s)://user:pass@host:8123[/db]`` for a server; a database in an http DSN path
-    overrides ``database``. ``batch_size`` events or ``flush_interval_s`` seconds after the
-    first pending event, whichever comes first, trigger a flush.
+    overrides ``database``. ``batch_size`` events, ``batch_max_bytes`` of message values or
+    ``flush_interval_s`` seconds after the first pending event, whichever comes first, trigger
+    a flush. Large batches are what make the sink fast (one insert and one commit per batch,
+    and ClickHouse prefers few large parts); the interval bounds the latency when traffic is low.
     """
 
     model_config = ConfigDict(frozen=True)
 
     dsn: str = DEFAULT_DSN
     database: str = Field(default="faultline", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
-    batch_size: int = Field(default=1000, ge=1)
+    batch_size: int = Field(default=20_000, ge=1)
+    batch_max_bytes: int = Field(default=32 * 1024 * 1024, ge=1)
     flush_interval_s: float = Field(default=1.0, gt=0)
     poll_timeout_s: float = Field(default=0.2, gt=0)
     retry: RetryPolicy = RetryPolicy()

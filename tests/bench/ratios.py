@@ -188,43 +188,13 @@ def _wait_committed(kafka: object, group: str, ends: dict[tuple[str, int], int],
 
 
 def sink_ratio(rows: int) -> str:
-    """The sink (Kafka -> chDB) against a bare insert of the same rows into the same chDB."""
-    from datetime import UTC, datetime, timedelta
+    """The sink (Kafka -> chDB) against a bare insert of the same rows into the same chDB
+    (``tests/bench/sink_bench.py``: steady rate, bare row- and column-oriented inserts, CPU per row)."""
+    from sinks.clickhouse.sink import tune_gc_for_batches
+    from tests.bench.sink_bench import bench
 
-    from deploy.local_kafka import LocalKafka, LocalKafkaSettings
-    from producers.kafka import EventProducer
-    from schemas import HangSignals, HangVote
-    from schemas.settings import KafkaSettings
-    from sinks.clickhouse.mapping import columns, spec_for, to_row
-    from sinks.clickhouse.settings import ClickHouseSettings
-    from sinks.clickhouse.sink import ClickHouseSink
-    from sinks.clickhouse.store import connect
-    from streams.topics import create_topics
-
-    t0 = datetime(2026, 11, 22, tzinfo=UTC)
-    votes = [HangVote(event_id=f"v{i}", event_time=t0 + timedelta(seconds=i), cluster="c", job_id=f"j{i % 50}",
-                      attempt=0, window_start=t0, window_end=t0 + timedelta(seconds=i),
-                      signals=HangSignals(log_silent=False), votes=0, hang=False) for i in range(rows)]
-    with tempfile.TemporaryDirectory() as tmp, LocalKafka(LocalKafkaSettings(port=0, data_dir=Path(tmp))) as broker:
-        kafka = KafkaSettings(bootstrap_servers=broker.bootstrap, namespace="sinkratio.")
-        create_topics(kafka)
-        with EventProducer(kafka) as producer:
-            producer.send_all(votes)
-        ch = ClickHouseSettings(dsn=f"chdb://{tmp}/ch", database="bench_sink")
-        started = time.perf_counter()
-        ClickHouseSink(kafka, ch, "sink-bench").run(idle_exit_s=2.0)
-        sink_rate = rows / (time.perf_counter() - started - 2.0)
-        store = connect(ch.model_copy(update={"database": "bench_bare"}))
-        store.migrate()
-        spec = spec_for(votes[0])
-        names = [c.name for c in columns(spec)]
-        data = [to_row(spec, v, i) for i, v in enumerate(votes)]
-        started = time.perf_counter()
-        store._client.insert(spec.table, data, column_names=names, database="bench_bare")
-        bare_rate = rows / (time.perf_counter() - started)
-        store.close()
-    return (f"sink: {sink_rate:,.0f} rows/s (Kafka -> chDB, less its 2 s idle exit) vs a bare insert "
-            f"{bare_rate:,.0f} rows/s -> {sink_rate / bare_rate:.1%} ({rows:,} hang votes)")
+    tune_gc_for_batches()  # as `faultline sink` does
+    return "\n".join(bench(rows, "votes"))
 
 
 def main(argv: list[str] | None = None) -> int:

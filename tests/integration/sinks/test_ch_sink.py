@@ -127,3 +127,20 @@ def test_a_rebalance_flushes_and_commits_before_partitions_move(
     stop.set()
     for thread in threads:
         thread.join(30)
+
+
+def test_a_backlog_lands_in_few_large_flushes_with_its_time_accounted(
+    kafka: KafkaSettings, ch: ClickHouseSettings, store: Store
+) -> None:
+    """The fast path (default batch bounds, column-oriented inserts) keeps every row and commits it all."""
+    large = ch.model_copy(update={"batch_size": 20_000, "flush_interval_s": 1.0})
+    events = every_kind(400)
+    produce(kafka, events)
+    group = random_name("g")
+    counters = ClickHouseSink(kafka, large, group).run(idle_exit_s=2.0)
+    assert counters.inserted == counters.consumed == len(events)
+    assert counters.flushes < len(events) / 50  # large batches, not one insert per poll
+    for table in KINDS:
+        assert _count(store, table) == 400, table
+    assert committed(kafka, group, "decisions") == 400
+    assert counters.decode_s > 0 and counters.insert_s > 0 and counters.commit_s > 0

@@ -10,7 +10,18 @@ from ch_factories import T0
 
 from schemas import EVENT_KINDS, GpuSample
 from schemas.registry import BY_NAME, DERIVED_TOPICS
-from sinks.clickhouse.mapping import BY_MODEL, TABLES, columns, group_rows, spec_for, to_row
+from sinks.clickhouse.mapping import (
+    BY_MODEL,
+    TABLES,
+    _json_or_none,
+    _simple_json,
+    _simple_part,
+    columns,
+    group_columns,
+    spec_for,
+    to_columns,
+    to_row,
+)
 
 
 def _types(table: str) -> dict[str, str]:
@@ -73,13 +84,48 @@ def test_optional_nested_object_is_null_not_json_null(make: Any) -> None:
     assert json.loads(row["reason"])["cause_ids"] == ["f1"]
 
 
-def test_group_rows_groups_by_table_in_input_order(make: Any) -> None:
+def test_group_columns_groups_by_table_in_input_order(make: Any) -> None:
     events = [make.fault("a"), make.decision("d"), make.fault("b", count=4)]
-    grouped = {spec.table: rows for spec, rows in group_rows(events, 7).items()}
+    grouped = {spec.table: data for spec, data in group_columns(events, 7).items()}
     assert list(grouped) == ["faults", "decisions"]
-    fault_ids = [row[4] for row in grouped["faults"]]
-    assert fault_ids == ["a", "b"]
-    assert group_rows([], 7) == {}
+    names = [c.name for c in columns(spec_for(events[0]))]
+    assert grouped["faults"][names.index("fault_id")] == ["a", "b"]
+    assert grouped["faults"][names.index("count")] == [1, 4]
+    assert group_columns([], 7) == {}
+
+
+def test_columns_are_the_rows_transposed(make: Any) -> None:
+    events = [make.verdict("v1"), make.verdict("v2"), make.verdict("v3")]
+    spec = spec_for(events[0])
+    data = to_columns(spec, events, 9)
+    assert len(data) == len(columns(spec)) and all(len(values) == 3 for values in data)
+    assert [list(row) for row in zip(*data, strict=True)] == [to_row(spec, e, 9) for e in events]
+    assert to_columns(spec, [], 9) == [[] for _ in columns(spec)]
+
+
+def test_repeated_nested_values_give_the_same_json_as_fresh_ones(make: Any) -> None:
+    first, second = make.decision("d1"), make.decision("d2", guard=None)
+    spec = spec_for(first)
+    reason = [c.name for c in columns(spec)].index("reason")
+    texts = to_columns(spec, [first, second, first], 1)[reason]
+    assert texts[0] == texts[2] == json.dumps(first.reason.model_dump(mode="json"), sort_keys=True)
+
+
+@pytest.mark.parametrize(("annotation", "cacheable"), [
+    (str, True), (int | None, True), (tuple[int, ...], True), (float, False), (dict[str, int], False),
+    (tuple[float, ...], False), (int | bool, False), (bool | None, True),
+])
+def test_only_types_whose_equal_values_share_one_json_are_cached(annotation: Any, cacheable: bool) -> None:
+    assert _simple_part(annotation) is cacheable
+
+
+def test_the_fast_json_of_simple_parts_is_the_generic_json(make: Any) -> None:
+    values = [make.decision().reason, make.decision().guard, make.verdict().signals, make.verdict().localization]
+    for spec in TABLES:
+        for col in columns(spec):
+            if col.encoding == "json" and col.field_name is not None:
+                assert _simple_part(spec.model.model_fields[col.field_name].annotation), (spec.table, col.name)
+    assert [_simple_json(v) for v in values] == [_json_or_none(v) for v in values]
 
 
 def test_telemetry_kinds_have_no_table() -> None:

@@ -21,14 +21,17 @@ import faust
 from schemas import Event, HangVote, JobEvent
 from schemas.settings import KafkaSettings
 from streams import topology
+from streams.align import UPSTREAM_FIRST_IDLE_S, InputAligner
 from streams.core.detector import Forward, Output
 from streams.core.topology import Stage
 from streams.settings import WorkerSettings
-from streams.shell import Delivery, Message, Shell, StateTable
+from streams.shell import Aligned, Delivery, Message, Shell, StateTable
 from streams.topics import MAX_STATE_MESSAGE_BYTES, create_topics, table_name
 
 log = logging.getLogger("faultline.streams")
 
+FETCH_BYTES_PER_PARTITION = 128 * 1024
+"""Bytes per partition of one fetch (aiokafka's ``max_partition_fetch_bytes``; default 1 MB)."""
 SAVE_IDLE_EVERY_S = 1.0
 """Wall seconds after which a key no record touched has its state saved and its records acked."""
 
@@ -49,6 +52,10 @@ def build_app(settings: WorkerSettings) -> faust.App:
         web_enabled=False,
         producer_acks=-1,
         producer_max_request_size=MAX_STATE_MESSAGE_BYTES,
+        # Small fetches: the worker fetches again only once its last fetch was handed out, and
+        # what an upstream stage produced meanwhile (placements, re-keyed samples) should reach
+        # its agent within a second, not after a megabyte per partition of backlog.
+        consumer_max_fetch_size=FETCH_BYTES_PER_PARTITION,
         broker_session_timeout=settings.session_timeout_s,
         broker_heartbeat_interval=settings.session_timeout_s / 5,
         consumer_group_instance_id=settings.instance_id,
@@ -58,13 +65,21 @@ def build_app(settings: WorkerSettings) -> faust.App:
         stream_wait_empty=False,
     )
     shell = Shell(app, kafka)
-    tables = [_wire_stage(app, shell, stage, kafka, settings.detection.lateness_s)
-              for stage in topology.build(settings.detection).stages]
+    stages = topology.build(settings.detection).stages
+    upstream = {kafka.topic(topic) for stage in stages for topic in stage.outputs}
+    wired = [_wire_stage(app, shell, stage, kafka, settings.detection.lateness_s, upstream) for stage in stages]
 
     @app.on_partitions_revoked.connect
     def _revoked(sender: Any, /, *args: Any, signal: Any, **kwargs: Any) -> None:
-        for table in tables:
+        for table, aligner, _ in wired:
             table.forget()
+            aligner.clear()  # Faust reads the uncommitted records again after the rebalance
+
+    @app.on_partitions_assigned.connect
+    def _assigned(sender: Any, /, *args: Any, signal: Any, **kwargs: Any) -> None:
+        assigned, now_s = args[0], time.monotonic()  # Faust sends the consumer's whole assignment
+        for _, aligner, topics in wired:
+            aligner.assign({(tp.topic, tp.partition) for tp in assigned if tp.topic in topics}, now_s)
 
     @app.timer(settings.stats_interval_s)
     async def _stats() -> None:
@@ -101,10 +116,14 @@ def ssl_context(kafka: KafkaSettings) -> ssl.SSLContext:
     return context
 
 
-def _wire_stage(app: faust.App, shell: Shell, stage: Stage, kafka: KafkaSettings, lateness_s: float) -> StateTable:
-    """The agent (and, for ticking stages, the timer) of one stage; returns its state table."""
+def _wire_stage(app: faust.App, shell: Shell, stage: Stage, kafka: KafkaSettings, lateness_s: float,
+                upstream: set[str]) -> tuple[StateTable, InputAligner[Aligned], frozenset[str]]:
+    """The agent (and its timers) of one stage; returns its state table, its input aligner and
+    its physical input topics."""
     table = StateTable(app.Table(table_name(stage.name), default=None, key_type=str, value_type=str,
                                  partitions=kafka.partitions), stage.detector, stage.state_every_s)
+    inputs = frozenset(kafka.topic(name) for name in stage.inputs)
+    aligner: InputAligner[Aligned] = InputAligner(first_idle_s=dict.fromkeys(inputs & upstream, UPSTREAM_FIRST_IDLE_S))
 
     async def handle(event: Event, message: Message) -> None:
         key = stage.key(shell.logical(message.topic), event, message.key)
@@ -117,7 +136,7 @@ def _wire_stage(app: faust.App, shell: Shell, stage: Stage, kafka: KafkaSettings
         table.sweep(message.partition, event.event_time, key)
 
     async def agent(stream: Any) -> None:
-        await shell.consume(stage.name, stream, handle)
+        await shell.consume(stage.name, stream, handle, aligner)
 
     agent.__name__ = agent.__qualname__ = f"agent_{stage.name}"
     app.agent(shell.source(stage.name, *stage.inputs), name=stage.name)(agent)
@@ -128,7 +147,7 @@ def _wire_stage(app: faust.App, shell: Shell, stage: Stage, kafka: KafkaSettings
     async def _save_idle() -> None:
         table.save_idle(time.monotonic(), idle_s=SAVE_IDLE_EVERY_S)
 
-    return table
+    return table, aligner, inputs
 
 
 def _changed(event: Event, outputs: Sequence[Output]) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import logging
 import time
@@ -21,12 +22,14 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 import faust
-from faust.types import EventT, StreamT, TableT
+from faust.types import TP, EventT, StreamT, TableT
 
 from schemas import DeadLetter, Event, dead_letter, decode, encode, topic_for
 from schemas.registry import BY_NAME, TOPICS
 from schemas.settings import KafkaSettings
+from streams.align import InputAligner
 from streams.core.detector import Detector
+from streams.core.reorder import time_us
 
 log = logging.getLogger("faultline.streams")
 
@@ -35,6 +38,13 @@ Ack = Callable[[], object]
 """Marks one input record as processed (Faust ``event.ack``): its offset may then be committed."""
 Delivery = asyncio.Future[Any]
 """The producer's promise for one sent message; done when the broker acknowledged it."""
+Aligned = tuple[Event, "Message"]
+"""A decoded record waiting in an agent's aligner."""
+CATCH_UP_RECORDS = 1_000
+"""Unread records behind an agent's first record from which it is draining a backlog (not
+resuming live input after a restart): its aligner then waits longer for upstream topics."""
+FULL_RECHECK_S = 0.1
+"""Wall seconds between looks of a reading loop that waits for room in its aligner."""
 
 
 @dataclass(frozen=True)
@@ -115,38 +125,95 @@ class Shell:
         log.warning("%s: dead letter from %s@%s: %s", stage, letter.source_topic, letter.offset, letter.error)
         await self.emit(letter)
 
-    async def consume(self, stage: str, stream: StreamT[Any], handle: Handler) -> None:
+    async def consume(self, stage: str, stream: StreamT[Any], handle: Handler, aligner: InputAligner[Aligned]) -> None:
         """Run ``handle`` on every decoded message of ``stream``; the agent's one catch point.
 
         Acks are manual: ``handle`` owns ``message.ack`` (the state table calls it once the
         key's state reflecting the record is saved). A record that becomes a dead letter is
-        acked here: Faust delivers the letter before it commits the offset."""
+        acked here: Faust delivers the letter before it commits the offset.
+
+        Reading and processing are decoupled: this loop reads and decodes as fast as records
+        come (so the worker's one fetch loop is never held up by a slow agent, and what an
+        upstream stage produced reaches its readers quickly) and a task processes them in the
+        order ``aligner`` releases them (``streams.align``). The loop waits only while the
+        aligner is full."""
         stats = self.stats.setdefault(stage, StageStats())
-        async for record in stream.noack().events():  # type: ignore[attr-defined]  # Stream has it, StreamT lacks it
-            message = _message(record)
-            stats.consumed += 1
-            event = decode(message.value, source_topic=message.topic, partition=message.partition,
-                           offset=message.offset, key=message.key, topic=self._logical.get(message.topic),
-                           event_time=message.timestamp)
-            if isinstance(event, DeadLetter):
-                if self.decode_owner.get(message.topic, stage) == stage:
-                    await self.dead_letter(stage, event)
-                message.ack()
+        flow = _Flow()
+        worker = asyncio.ensure_future(self._process_aligned(stage, aligner, handle, flow))
+        try:
+            async for record in stream.noack().events():  # type: ignore[attr-defined]  # Stream has it, StreamT lacks it
+                message = _message(record)
+                stats.consumed += 1
+                event = decode(message.value, source_topic=message.topic, partition=message.partition,
+                               offset=message.offset, key=message.key, topic=self._logical.get(message.topic),
+                               event_time=message.timestamp)
+                if isinstance(event, DeadLetter):
+                    if self.decode_owner.get(message.topic, stage) == stage:
+                        await self.dead_letter(stage, event)
+                    message.ack()
+                    continue
+                if not aligner.started:
+                    aligner.start(time.monotonic(), catching_up=self._unread(message) > CATCH_UP_RECORDS)
+                aligner.add((message.topic, message.partition), time_us(event.event_time), (event, message),
+                            time.monotonic())
+                flow.added.set()
+                while aligner.held >= aligner.max_held and not worker.done():
+                    flow.freed.clear()  # a rebalance may clear the aligner: look again now and then
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(flow.freed.wait(), FULL_RECHECK_S)
+                if worker.done():
+                    worker.result()  # the processing task died: raise its error in the agent
+        finally:
+            worker.cancel()
+
+    def _unread(self, message: Message) -> int:
+        """Records of ``message``'s partition on the broker after it (0 if unknown)."""
+        try:
+            highwater = self.app.consumer.highwater(TP(message.topic, message.partition))
+        except Exception:  # noqa: BLE001 - a consumer without the partition's metadata yet: unknown
+            return 0
+        return max(int(highwater or 0) - message.offset - 1, 0)
+
+    async def _process_aligned(self, stage: str, aligner: InputAligner[Aligned], handle: Handler,
+                               flow: _Flow) -> None:
+        """Process what ``aligner`` releases, for as long as the agent runs; sleep until a
+        record is added or a wait for a dry partition runs out."""
+        while True:
+            now_s = time.monotonic()
+            item = aligner.pop(now_s)
+            if item is None:
+                due_s = aligner.next_due_s(now_s)
+                flow.added.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(flow.added.wait(), None if due_s is None else max(due_s - now_s, 0.005))
                 continue
-            if stats.max_event_time is None or event.event_time > stats.max_event_time:
-                stats.max_event_time = event.event_time
-            try:
-                await handle(event, message)
-            except Exception as exc:  # noqa: BLE001 - the single catch point: dead-letter and go on
-                log.exception("%s failed on %s@%s", stage, message.topic, message.offset)
-                await self.dead_letter(stage, _process_letter(event, message, exc))
-                message.ack()
+            await self._process(stage, *item, handle)
+            flow.freed.set()
+
+    async def _process(self, stage: str, event: Event, message: Message, handle: Handler) -> None:
+        stats = self.stats.setdefault(stage, StageStats())
+        if stats.max_event_time is None or event.event_time > stats.max_event_time:
+            stats.max_event_time = event.event_time
+        try:
+            await handle(event, message)
+        except Exception as exc:  # noqa: BLE001 - the single catch point: dead-letter and go on
+            log.exception("%s failed on %s@%s", stage, message.topic, message.offset)
+            await self.dead_letter(stage, _process_letter(event, message, exc))
+            message.ack()
 
     def summary(self) -> str:
         """Counters per stage (consumed, dead-lettered) and per output topic, for the stats log."""
         stages = "; ".join(f"{k}: in {s.consumed} dead {s.dead_lettered}" for k, s in sorted(self.stats.items()))
         outputs = ", ".join(f"{k} {v}" for k, v in sorted(self.emitted.items()))
         return f"{stages} | out: {outputs or 'nothing yet'}"
+
+
+@dataclass
+class _Flow:
+    """Signals between an agent's reading loop and its processing task."""
+
+    added: asyncio.Event = field(default_factory=asyncio.Event)
+    freed: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 def _message(record: EventT[Any]) -> Message:

@@ -1,0 +1,179 @@
+"""Event-time alignment of one agent's input partitions: the order a backlog is read in.
+
+A Faust agent reads several topic-partitions, and the fetcher hands their records over in
+whatever order its fetches complete. Live, that hardly matters: every partition is read
+seconds after it was written. Draining a backlog, it does: one topic can be read minutes of
+event time ahead of another (a fetch of stack samples before the collectives of the same
+minutes), one partition ahead of another (the nodes of one partition ahead of the job's other
+nodes), or ahead of what an upstream stage re-keys for the agent (the node samples of
+``jobs.feed``, the placements of ``placements.feed``). A job's reorder buffer then takes live
+sources for dead ones, and the route stage attributes samples before their placement is
+known: the answers would depend on the processing rate.
+
+The rule is Kafka Streams' choice of the next record of a task, refined with partition time:
+of the records buffered per input partition, process the one with the smallest event time,
+unless a partition that has nothing buffered is more than ``slack_s`` of event time behind it
+(it ran dry at its last record's time, and may still deliver records of the meantime). Such a
+partition holds the head back for ``idle_s`` of wall time since it ran dry (Kafka Streams'
+``max.task.idle.ms``), after which it counts as idle until it delivers again. A partition
+that has delivered nothing yet holds back every head, from the first record the agent reads,
+for its topic's ``first_idle_s``. At most ``max_held`` records wait; beyond that the earliest
+head is processed whatever may be missing (bounded memory, degraded alignment).
+
+The slack is what the job pipeline's reorder buffer absorbs anyway (a source is dead only
+60 s behind its path), so partitions need only be kept within it, not in strict order. It
+also makes the rule free live: read at real time or faster, the head passes a dry partition's
+time plus ``slack_s`` only after ``idle_s`` of wall time (``slack_s`` / pace >= ``idle_s``), when
+the partition is already idle. Only a backlog, read much faster than real time, waits.
+
+Only the order in which records are *processed* changes: records of one partition keep their
+order, nothing is dropped, and what a detector makes of them is still decided by its own
+event-time rules.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+Item = TypeVar("Item")
+TopicPartition = tuple[str, int]
+
+DEFAULT_IDLE_S = 3.0
+"""Wall seconds a partition that ran dry may hold back later records: several fetch rounds
+(Kafka Streams' ``max.task.idle.ms`` defaults to 0; a backlog needs more)."""
+DEFAULT_SLACK_S = 30.0
+"""Event seconds a dry partition may lag the next record before it holds it back: half the
+reorder buffer's 60 s, and 10x the wall-clock wait, so that a stream read at up to 10x real
+time never waits."""
+FIRST_READ_S = 1.0
+"""Wall seconds a partition that has delivered nothing yet is waited for, from the agent's
+first record on: the first fetch rounds of a (re)started worker."""
+UPSTREAM_FIRST_IDLE_S = 5.0
+"""The same wait, when the agent starts on a backlog, for a topic an upstream stage writes
+(placements, re-keyed samples, classified faults): it gets its first records only after
+that stage has read and processed its own, and the worker fetches again only once its
+previous fetch was handed out."""
+DEFAULT_MAX_HELD = 20_000
+"""Records waiting in an agent's aligner at most (a few tens of MB of decoded events)."""
+NOT_STARTED = float("inf")
+"""``dry_since`` of a partition assigned before the agent read anything: a worker recovers
+its tables after the assignment, and the wait must not run out before reading has begun."""
+NEVER = -(2**63)
+"""Event time (µs) a partition that delivered nothing yet has reached."""
+
+
+@dataclass
+class _Partition(Generic[Item]):
+    """One input partition: its buffered records, the event time it reached, since when it is dry."""
+
+    topic: str
+    queue: deque[tuple[int, int, Item]] = field(default_factory=deque)
+    reached_us: int = NEVER
+    dry_since_s: float = NOT_STARTED
+
+
+@dataclass
+class InputAligner(Generic[Item]):
+    """Buffered records of one agent's input partitions, released in event-time order.
+
+    ``add`` buffers a record (its event time in µs, the wall time now); ``pop`` returns the
+    next record to process, or None while the earliest one may still be preceded by a record
+    of a dry partition. ``assign`` registers the agent's partitions; ``clear`` forgets every
+    buffered record, for a rebalance, after which Faust reads from the committed offsets."""
+
+    idle_s: float = DEFAULT_IDLE_S
+    slack_s: float = DEFAULT_SLACK_S
+    first_idle_s: dict[str, float] = field(default_factory=dict)
+    """Per topic, the wait for a partition that has delivered nothing yet (default ``idle_s``)."""
+    max_held: int = DEFAULT_MAX_HELD
+    held: int = 0
+    _partitions: dict[TopicPartition, _Partition[Item]] = field(default_factory=dict)
+    _arrivals: int = 0
+    _started: bool = False
+    _catching_up: bool = False
+
+    def assign(self, partitions: set[TopicPartition], now_s: float) -> None:
+        """Make ``partitions`` this agent's: new ones have delivered nothing yet, others go."""
+        for gone in set(self._partitions) - partitions:
+            self.held -= len(self._partitions.pop(gone).queue)
+        for new in partitions - set(self._partitions):
+            self._partitions[new] = _Partition(new[0], dry_since_s=self._first_wait(new[0], now_s))
+
+    def clear(self) -> None:
+        """Forget every buffered record (they will be read again from the committed offsets)."""
+        for partition in self._partitions.values():
+            partition.queue.clear()
+        self.held = 0
+
+    def add(self, where: TopicPartition, time_us: int, item: Item, now_s: float) -> None:
+        """Buffer ``item`` read from partition ``where`` (registered now if it was not)."""
+        if not self._started:
+            self.start(now_s, catching_up=False)
+        if where not in self._partitions:
+            self._partitions[where] = _Partition(where[0])
+        partition = self._partitions[where]
+        self._arrivals += 1
+        partition.queue.append((time_us, self._arrivals, item))
+        partition.reached_us = max(partition.reached_us, time_us)
+        self.held += 1
+
+    @property
+    def started(self) -> bool:
+        """Whether the agent has read its first record."""
+        return self._started
+
+    def start(self, now_s: float, catching_up: bool) -> None:
+        """The agent's first record is read now: the wait for partitions yet to deliver starts.
+        ``catching_up`` (its partition has a backlog) lengthens it to ``first_idle_s`` per topic."""
+        self._started, self._catching_up = True, catching_up
+        for partition in self._partitions.values():
+            if not partition.queue and partition.reached_us == NEVER:
+                partition.dry_since_s = self._first_wait(partition.topic, now_s)
+
+    def pop(self, now_s: float) -> Item | None:
+        """The earliest buffered record, unless a dry partition may still deliver an earlier
+        one (and fewer than ``max_held`` records wait); None otherwise."""
+        head = self._head()
+        if head is None or (self._blocked_until(head, now_s) > now_s and self.held < self.max_held):
+            return None
+        queue = head.queue
+        item = queue.popleft()[2]
+        if not queue:
+            head.dry_since_s = now_s
+        self.held -= 1
+        return item
+
+    def next_due_s(self, now_s: float) -> float | None:
+        """The wall time at which the earliest record stops waiting (None: nothing waits)."""
+        head = self._head()
+        if head is None:
+            return None
+        due = self._blocked_until(head, now_s)
+        return due if due > now_s else None
+
+    def _head(self) -> _Partition[Item] | None:
+        best: _Partition[Item] | None = None
+        for partition in self._partitions.values():
+            if partition.queue and (best is None or partition.queue[0][:2] < best.queue[0][:2]):
+                best = partition
+        return best
+
+    def _blocked_until(self, head: _Partition[Item], now_s: float) -> float:
+        """Until when (wall) a dry partition more than the slack behind the head may deliver."""
+        behind_us = head.queue[0][0] - int(self.slack_s * 1_000_000)
+        until = float("-inf")
+        for partition in self._partitions.values():
+            if not partition.queue and partition.reached_us < behind_us:
+                waited = partition.dry_since_s + self.idle_s
+                if waited > until:
+                    until = waited
+        return until
+
+    def _first_wait(self, topic: str, now_s: float) -> float:
+        """``dry_since_s`` of a partition that delivered nothing yet, as of the agent's first read."""
+        if not self._started:
+            return NOT_STARTED
+        first_s = self.first_idle_s.get(topic, FIRST_READ_S) if self._catching_up else FIRST_READ_S
+        return now_s + first_s - self.idle_s

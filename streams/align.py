@@ -17,8 +17,18 @@ unless a partition that has nothing buffered is more than ``slack_s`` of event t
 partition holds the head back for ``idle_s`` of wall time since it ran dry (Kafka Streams'
 ``max.task.idle.ms``), after which it counts as idle until it delivers again. A partition
 that has delivered nothing yet holds back every head, from the first record the agent reads,
-for its topic's ``first_idle_s``. At most ``max_held`` records wait; beyond that the earliest
+for ``first_read_s``. At most ``max_held`` records wait; beyond that the earliest
 head is processed whatever may be missing (bounded memory, degraded alignment).
+
+Two kinds of knowledge make the wait independent of wall time where they exist (KIP-695 made
+Kafka Streams wait the same way). A partition that is known to have more records (the
+broker's high watermark, or what this process itself wrote to it, is past the next offset to
+read, or past the committed offset for one that delivered nothing yet: a ``Supply`` answers) is waited for, as is one whose topic an upstream stage of the same
+process writes while that stage's own input still holds records more than ``slack_s`` behind
+the head (its ``frontier_us``: it may still write earlier records). Both waits are bounded by
+``stall_s`` of wall time, for a supply that never comes (a high watermark counting offsets
+that will not be read). What another process writes is known only once it is on the broker:
+for it the ``idle_s`` rule is all there is.
 
 The slack is what the job pipeline's reorder buffer absorbs anyway (a source is dead only
 60 s behind its path), so partitions need only be kept within it, not in strict order. It
@@ -35,7 +45,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 Item = TypeVar("Item")
 TopicPartition = tuple[str, int]
@@ -50,11 +60,9 @@ time never waits."""
 FIRST_READ_S = 1.0
 """Wall seconds a partition that has delivered nothing yet is waited for, from the agent's
 first record on: the first fetch rounds of a (re)started worker."""
-UPSTREAM_FIRST_IDLE_S = 5.0
-"""The same wait, when the agent starts on a backlog, for a topic an upstream stage writes
-(placements, re-keyed samples, classified faults): it gets its first records only after
-that stage has read and processed its own, and the worker fetches again only once its
-previous fetch was handed out."""
+DEFAULT_STALL_S = 30.0
+"""Wall seconds a partition known to have more records (or an upstream stage known to be
+behind) may hold back later records before the aligner stops believing it."""
 DEFAULT_MAX_HELD = 20_000
 """Records waiting in an agent's aligner at most (a few tens of MB of decoded events)."""
 NOT_STARTED = float("inf")
@@ -62,6 +70,18 @@ NOT_STARTED = float("inf")
 its tables after the assignment, and the wait must not run out before reading has begun."""
 NEVER = -(2**63)
 """Event time (µs) a partition that delivered nothing yet has reached."""
+ALWAYS = 2**63
+"""The frontier of a stage with nothing known left to process."""
+
+
+class Supply(Protocol):
+    """What is known about records not yet read (the consumer's high watermarks, what this
+    process wrote)."""
+
+    def pending(self, where: TopicPartition, next_offset: int | None) -> bool:
+        """Whether partition ``where`` is known to hold a record at or after ``next_offset``
+        (None: the partition's committed offset, where reading it starts)."""
+        ...
 
 
 @dataclass
@@ -72,6 +92,10 @@ class _Partition(Generic[Item]):
     queue: deque[tuple[int, int, Item]] = field(default_factory=deque)
     reached_us: int = NEVER
     dry_since_s: float = NOT_STARTED
+    next_offset: int | None = None
+    """The offset after the last record read (None: nothing read yet)."""
+    awaited_since_s: float | None = None
+    """Since when (wall) the partition has been waited for as known to deliver (None: not)."""
 
 
 @dataclass
@@ -85,14 +109,17 @@ class InputAligner(Generic[Item]):
 
     idle_s: float = DEFAULT_IDLE_S
     slack_s: float = DEFAULT_SLACK_S
-    first_idle_s: dict[str, float] = field(default_factory=dict)
-    """Per topic, the wait for a partition that has delivered nothing yet (default ``idle_s``)."""
+    first_read_s: float = FIRST_READ_S
     max_held: int = DEFAULT_MAX_HELD
+    stall_s: float = DEFAULT_STALL_S
+    supply: Supply | None = None
+    upstream: dict[str, list[InputAligner[Any]]] = field(default_factory=dict)
+    """Per input topic, the aligners of the stages of this process that write it."""
     held: int = 0
+    _processing_us: int | None = None
     _partitions: dict[TopicPartition, _Partition[Item]] = field(default_factory=dict)
     _arrivals: int = 0
     _started: bool = False
-    _catching_up: bool = False
 
     def assign(self, partitions: set[TopicPartition], now_s: float) -> None:
         """Make ``partitions`` this agent's: new ones have delivered nothing yet, others go."""
@@ -105,29 +132,64 @@ class InputAligner(Generic[Item]):
         """Forget every buffered record (they will be read again from the committed offsets)."""
         for partition in self._partitions.values():
             partition.queue.clear()
+            partition.next_offset = partition.awaited_since_s = None
         self.held = 0
 
-    def add(self, where: TopicPartition, time_us: int, item: Item, now_s: float) -> None:
-        """Buffer ``item`` read from partition ``where`` (registered now if it was not)."""
+    def add(self, where: TopicPartition, time_us: int, item: Item, now_s: float, offset: int | None = None) -> None:
+        """Buffer ``item`` read from partition ``where`` at ``offset`` (registered now if it was not)."""
         if not self._started:
-            self.start(now_s, catching_up=False)
-        if where not in self._partitions:
-            self._partitions[where] = _Partition(where[0])
-        partition = self._partitions[where]
+            self.start(now_s)
+        partition = self._partition(where)
         self._arrivals += 1
         partition.queue.append((time_us, self._arrivals, item))
         partition.reached_us = max(partition.reached_us, time_us)
+        partition.awaited_since_s = None
+        if offset is not None:
+            partition.next_offset = offset + 1
         self.held += 1
+
+    def skip(self, where: TopicPartition, offset: int) -> None:
+        """Record ``offset`` of ``where`` read and not buffered (a dead letter)."""
+        self._partition(where).next_offset = offset + 1
+
+    def done(self) -> None:
+        """The record ``pop`` returned last is processed (its outputs are sent)."""
+        self._processing_us = None
+
+    def frontier_us(self, now_s: float, seen: frozenset[int] = frozenset()) -> int:
+        """The earliest event time this stage is known to have yet to process: a held or
+        in-flight record, a partition known to hold more records (from the time it reached),
+        or the frontier of an upstream stage of this process; ``ALWAYS`` if none."""
+        if id(self) in seen:
+            return ALWAYS
+        seen |= {id(self)}
+        earliest = ALWAYS if self._processing_us is None else self._processing_us
+        for where, partition in self._partitions.items():
+            if partition.queue:
+                earliest = min(earliest, partition.queue[0][0])
+            elif self._known_to_deliver(where, partition):
+                earliest = min(earliest, partition.reached_us)
+        for writers in self.upstream.values():
+            for writer in writers:
+                earliest = min(earliest, writer.frontier_us(now_s, seen))
+        return earliest
+
+    def _partition(self, where: TopicPartition) -> _Partition[Item]:
+        if where not in self._partitions:
+            self._partitions[where] = _Partition(where[0])
+        return self._partitions[where]
+
+    def _known_to_deliver(self, where: TopicPartition, partition: _Partition[Item]) -> bool:
+        return self.supply is not None and self.supply.pending(where, partition.next_offset)
 
     @property
     def started(self) -> bool:
         """Whether the agent has read its first record."""
         return self._started
 
-    def start(self, now_s: float, catching_up: bool) -> None:
-        """The agent's first record is read now: the wait for partitions yet to deliver starts.
-        ``catching_up`` (its partition has a backlog) lengthens it to ``first_idle_s`` per topic."""
-        self._started, self._catching_up = True, catching_up
+    def start(self, now_s: float) -> None:
+        """The agent's first record is read now: the wait for partitions yet to deliver starts."""
+        self._started = True
         for partition in self._partitions.values():
             if not partition.queue and partition.reached_us == NEVER:
                 partition.dry_since_s = self._first_wait(partition.topic, now_s)
@@ -139,7 +201,8 @@ class InputAligner(Generic[Item]):
         if head is None or (self._blocked_until(head, now_s) > now_s and self.held < self.max_held):
             return None
         queue = head.queue
-        item = queue.popleft()[2]
+        time_us, _, item = queue.popleft()
+        self._processing_us = time_us
         if not queue:
             head.dry_since_s = now_s
         self.held -= 1
@@ -161,19 +224,29 @@ class InputAligner(Generic[Item]):
         return best
 
     def _blocked_until(self, head: _Partition[Item], now_s: float) -> float:
-        """Until when (wall) a dry partition more than the slack behind the head may deliver."""
+        """Until when (wall) a dry partition more than the slack behind the head may deliver:
+        ``stall_s`` from the first look if it is known to, ``idle_s`` from running dry if not."""
         behind_us = head.queue[0][0] - int(self.slack_s * 1_000_000)
         until = float("-inf")
-        for partition in self._partitions.values():
-            if not partition.queue and partition.reached_us < behind_us:
+        for where, partition in self._partitions.items():
+            if partition.queue or partition.reached_us >= behind_us:
+                continue
+            if self._known_to_deliver(where, partition) or self._upstream_behind(partition.topic, behind_us, now_s):
+                if partition.awaited_since_s is None:
+                    partition.awaited_since_s = now_s
+                waited = partition.awaited_since_s + self.stall_s
+            else:
                 waited = partition.dry_since_s + self.idle_s
-                if waited > until:
-                    until = waited
+            until = max(until, waited)
         return until
+
+    def _upstream_behind(self, topic: str, behind_us: int, now_s: float) -> bool:
+        """Whether a stage of this process that writes ``topic`` may still write a record
+        earlier than ``behind_us``."""
+        return any(writer.frontier_us(now_s) < behind_us for writer in self.upstream.get(topic, ()))
 
     def _first_wait(self, topic: str, now_s: float) -> float:
         """``dry_since_s`` of a partition that delivered nothing yet, as of the agent's first read."""
         if not self._started:
             return NOT_STARTED
-        first_s = self.first_idle_s.get(topic, FIRST_READ_S) if self._catching_up else FIRST_READ_S
-        return now_s + first_s - self.idle_s
+        return now_s + self.first_read_s - self.idle_s

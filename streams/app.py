@@ -21,7 +21,7 @@ import faust
 from schemas import Event, HangVote, JobEvent
 from schemas.settings import KafkaSettings
 from streams import topology
-from streams.align import UPSTREAM_FIRST_IDLE_S, InputAligner
+from streams.align import InputAligner
 from streams.core.detector import Forward, Output
 from streams.core.topology import Stage
 from streams.settings import WorkerSettings
@@ -68,6 +68,13 @@ def build_app(settings: WorkerSettings) -> faust.App:
     stages = topology.build(settings.detection).stages
     upstream = {kafka.topic(topic) for stage in stages for topic in stage.outputs}
     wired = [_wire_stage(app, shell, stage, kafka, settings.detection.lateness_s, upstream) for stage in stages]
+    writers: dict[str, list[InputAligner[Aligned]]] = {}
+    for stage, (_, aligner, _) in zip(stages, wired, strict=True):
+        for name in {*stage.outputs, *(topic for _, topic, _ in stage.redirect)}:
+            writers.setdefault(kafka.topic(name), []).append(aligner)
+    for _, aligner, inputs in wired:  # what each agent's aligner knows of its inputs' supply
+        aligner.supply = shell
+        aligner.upstream = {topic: list(writers[topic]) for topic in inputs if topic in writers}
 
     @app.on_partitions_revoked.connect
     def _revoked(sender: Any, /, *args: Any, signal: Any, **kwargs: Any) -> None:
@@ -123,7 +130,7 @@ def _wire_stage(app: faust.App, shell: Shell, stage: Stage, kafka: KafkaSettings
     table = StateTable(app.Table(table_name(stage.name), default=None, key_type=str, value_type=str,
                                  partitions=kafka.partitions), stage.detector, stage.state_every_s)
     inputs = frozenset(kafka.topic(name) for name in stage.inputs)
-    aligner: InputAligner[Aligned] = InputAligner(first_idle_s=dict.fromkeys(inputs & upstream, UPSTREAM_FIRST_IDLE_S))
+    aligner: InputAligner[Aligned] = InputAligner()
 
     async def handle(event: Event, message: Message) -> None:
         key = stage.key(shell.logical(message.topic), event, message.key)

@@ -40,11 +40,11 @@ Delivery = asyncio.Future[Any]
 """The producer's promise for one sent message; done when the broker acknowledged it."""
 Aligned = tuple[Event, "Message"]
 """A decoded record waiting in an agent's aligner."""
-CATCH_UP_RECORDS = 1_000
-"""Unread records behind an agent's first record from which it is draining a backlog (not
-resuming live input after a restart): its aligner then waits longer for upstream topics."""
 FULL_RECHECK_S = 0.1
 """Wall seconds between looks of a reading loop that waits for room in its aligner."""
+BLOCKED_RECHECK_S = 0.05
+"""Wall seconds between looks of a processing task whose next record waits for a partition
+known to deliver (or an upstream stage known to be behind): what it waits on is not its own."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,10 @@ class Shell:
     decode_owner: dict[str, str] = field(default_factory=dict)
     """physical topic -> the stage that dead-letters its undecodable messages (the first
     agent subscribed to it), so a bad message read by several agents is reported once."""
+    _unsent: dict[str, int] = field(default_factory=dict)
+    """physical topic -> messages this process sent to it that the broker has not acknowledged."""
+    _written: dict[tuple[str, int], int] = field(default_factory=dict)
+    """(physical topic, partition) -> the offset after the last message this process wrote there."""
 
     def __post_init__(self) -> None:
         for spec in TOPICS:
@@ -107,13 +111,50 @@ class Shell:
         key = key if key is not None else spec.key_of(event)
         self.emitted[spec.name] = self.emitted.get(spec.name, 0) + 1
         sent = await self.topics[spec.name].send(key=key.encode() if key else None, value=encode(event))
-        return cast(Delivery, sent)
+        return self._track(self.kafka.topic(spec.name), cast(Delivery, sent))
 
     async def forward(self, topic: str, key: str | None, value: bytes) -> Delivery:
         """Re-key raw bytes onto another topic without re-encoding them; returns the delivery."""
         self.emitted[topic] = self.emitted.get(topic, 0) + 1
         sent = await self.topics[topic].send(key=key.encode() if key else None, value=value)
-        return cast(Delivery, sent)
+        return self._track(self.kafka.topic(topic), cast(Delivery, sent))
+
+    def pending(self, where: tuple[str, int], next_offset: int | None) -> bool:
+        """Whether partition ``where`` is known to hold a record at or after ``next_offset``
+        (None: the group's committed offset, where reading the partition starts): this process
+        is writing to its topic or wrote there, or the consumer's last fetch saw the
+        partition's high watermark past it (the ``Supply`` of the input aligners)."""
+        if self._unsent.get(where[0], 0) > 0:
+            return True
+        tp = TP(*where)
+        if next_offset is None:
+            if where in self._written:
+                return True
+            # Faust's record of the committed offsets it sought to (None: nothing committed)
+            committed: dict[TP, int | None] = getattr(self.app.consumer, "_committed_offset", {})
+            next_offset = committed.get(tp) or 0
+        elif self._written.get(where, 0) > next_offset:
+            return True
+        try:
+            highwater = self.app.consumer.highwater(tp)
+        except Exception:  # noqa: BLE001 - a consumer without the partition's metadata yet: unknown
+            return False
+        return highwater is not None and int(highwater) > next_offset
+
+    def _track(self, topic: str, delivery: Delivery) -> Delivery:
+        """Count ``delivery`` as unsent to ``topic`` until the broker has it, then as written."""
+        self._unsent[topic] = self._unsent.get(topic, 0) + 1
+
+        def delivered(done: Delivery) -> None:
+            self._unsent[topic] -= 1
+            if done.cancelled() or done.exception() is not None:
+                return
+            meta = done.result()
+            where = (meta.topic, meta.partition)
+            self._written[where] = max(self._written.get(where, 0), meta.offset + 1)
+
+        delivery.add_done_callback(delivered)
+        return delivery
 
     def logical(self, physical_topic: str) -> str:
         """The registry name of a physical topic of this namespace."""
@@ -147,15 +188,16 @@ class Shell:
                 event = decode(message.value, source_topic=message.topic, partition=message.partition,
                                offset=message.offset, key=message.key, topic=self._logical.get(message.topic),
                                event_time=message.timestamp)
+                where = (message.topic, message.partition)
                 if isinstance(event, DeadLetter):
                     if self.decode_owner.get(message.topic, stage) == stage:
                         await self.dead_letter(stage, event)
                     message.ack()
+                    aligner.skip(where, message.offset)
                     continue
                 if not aligner.started:
-                    aligner.start(time.monotonic(), catching_up=self._unread(message) > CATCH_UP_RECORDS)
-                aligner.add((message.topic, message.partition), time_us(event.event_time), (event, message),
-                            time.monotonic())
+                    aligner.start(time.monotonic())
+                aligner.add(where, time_us(event.event_time), (event, message), time.monotonic(), message.offset)
                 flow.added.set()
                 while aligner.held >= aligner.max_held and not worker.done():
                     flow.freed.clear()  # a rebalance may clear the aligner: look again now and then
@@ -165,14 +207,6 @@ class Shell:
                     worker.result()  # the processing task died: raise its error in the agent
         finally:
             worker.cancel()
-
-    def _unread(self, message: Message) -> int:
-        """Records of ``message``'s partition on the broker after it (0 if unknown)."""
-        try:
-            highwater = self.app.consumer.highwater(TP(message.topic, message.partition))
-        except Exception:  # noqa: BLE001 - a consumer without the partition's metadata yet: unknown
-            return 0
-        return max(int(highwater or 0) - message.offset - 1, 0)
 
     async def _process_aligned(self, stage: str, aligner: InputAligner[Aligned], handle: Handler,
                                flow: _Flow) -> None:
@@ -185,9 +219,13 @@ class Shell:
                 due_s = aligner.next_due_s(now_s)
                 flow.added.clear()
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(flow.added.wait(), None if due_s is None else max(due_s - now_s, 0.005))
+                    wait_s = None if due_s is None else min(max(due_s - now_s, 0.005), BLOCKED_RECHECK_S)
+                    await asyncio.wait_for(flow.added.wait(), wait_s)
                 continue
-            await self._process(stage, *item, handle)
+            try:
+                await self._process(stage, *item, handle)
+            finally:
+                aligner.done()
             flow.freed.set()
 
     async def _process(self, stage: str, event: Event, message: Message, handle: Handler) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from streams.align import InputAligner
+from streams.align import ALWAYS, InputAligner
 
 
 def _drain(aligner: InputAligner[str], now_s: float) -> list[str]:
@@ -101,15 +101,13 @@ def test_any_arrival_interleaving_gives_the_merged_event_time_order() -> None:
 
 def test_the_wait_for_an_assigned_partition_starts_with_the_first_record() -> None:
     """A worker recovers its tables between the assignment and its first fetch: a partition
-    that has not delivered yet is waited for from the agent's first record on, longer for an
-    upstream stage's topic when the agent starts on a backlog."""
-    for catching_up, waits_s in ((True, 3.0), (False, 1.0)):
-        aligner: InputAligner[str] = InputAligner(slack_s=0.0, idle_s=2.0, first_idle_s={"placements": 3.0})
-        aligner.assign({("samples", 0), ("placements", 0)}, now_s=0.0)
-        aligner.start(30.0, catching_up=catching_up)
-        aligner.add(("samples", 0), 100, "sample", now_s=30.0)
-        assert aligner.pop(30.0 + waits_s - 0.01) is None
-        assert aligner.pop(30.0 + waits_s) == "sample"
+    that has not delivered yet is waited for from the agent's first record on."""
+    aligner: InputAligner[str] = InputAligner(slack_s=0.0, idle_s=2.0, first_read_s=3.0)
+    aligner.assign({("samples", 0), ("placements", 0)}, now_s=0.0)
+    aligner.start(30.0)
+    aligner.add(("samples", 0), 100, "sample", now_s=30.0)
+    assert aligner.pop(32.99) is None
+    assert aligner.pop(33.0) == "sample"
 
 
 def test_live_reading_never_waits_for_a_partition_within_the_slack() -> None:
@@ -130,3 +128,68 @@ def test_live_reading_never_waits_for_a_partition_within_the_slack() -> None:
         backlog.add(("stack", 0), second * 1_000_000, f"stack@{second}", now_s=0.0)
     out = _drain(backlog, 0.0)
     assert out[0] == "feed@0" and out[-1] == "stack@30"  # then it waits for the feed
+
+
+class _Broker:
+    """A supply: the high watermark of each partition (what a consumer's fetches reported)."""
+
+    def __init__(self) -> None:
+        self.highwater: dict[tuple[str, int], int] = {}
+
+    def pending(self, where: tuple[str, int], next_offset: int | None) -> bool:
+        return self.highwater.get(where, 0) > (next_offset or 0)
+
+
+def test_a_partition_known_to_hold_more_records_is_waited_for_past_idle() -> None:
+    """KIP-695's rule: a dry partition whose high watermark is past what was read has records
+    on the way (a fetch round behind), so the head waits for them, not for ``idle_s``; one
+    that is at its high watermark is waited for ``idle_s`` only; a supply that never comes is
+    given up after ``stall_s``."""
+    broker = _Broker()
+    aligner: InputAligner[str] = InputAligner(slack_s=0.0, idle_s=1.0, stall_s=20.0, supply=broker)
+    aligner.assign({("gpu", 0), ("log", 0)}, now_s=0.0)
+    aligner.add(("gpu", 0), 10, "gpu@10", now_s=0.0, offset=0)
+    aligner.add(("log", 0), 10, "log@10", now_s=0.0, offset=0)
+    assert _drain(aligner, 0.0) == ["gpu@10", "log@10"]
+    aligner.add(("log", 0), 50, "log@50", now_s=0.0, offset=1)
+    broker.highwater[("gpu", 0)] = 5  # four more samples exist
+    assert aligner.pop(1.0) is None and aligner.pop(19.9) is None
+    aligner.add(("gpu", 0), 40, "gpu@40", now_s=19.9, offset=1)
+    assert _drain(aligner, 19.9) == ["gpu@40"]  # then dry again, still known to hold more
+    assert aligner.pop(39.8) is None
+    assert aligner.pop(39.9) == "log@50"  # stall_s after the wait began: no longer believed
+    broker.highwater[("gpu", 0)] = 2  # caught up: only idle_s
+    aligner.add(("log", 0), 60, "log@60", now_s=40.0, offset=2)
+    aligner.add(("gpu", 0), 45, "gpu@45", now_s=40.0, offset=1)
+    assert _drain(aligner, 40.0) == ["gpu@45"]
+    assert aligner.next_due_s(40.0) == 41.0
+
+
+def test_a_hop_written_by_a_stage_behind_holds_its_reader_until_the_stage_passes() -> None:
+    """The route stage of this process re-keys samples onto the feed its reader reads with the
+    job's own topics: while route still holds input earlier than the reader's next record (less
+    the slack), the empty feed may still get earlier records, however long that takes."""
+    route: InputAligner[str] = InputAligner(slack_s=0.0, idle_s=1.0)
+    route.assign({("gpu", 0)}, now_s=0.0)
+    jobs: InputAligner[str] = InputAligner(slack_s=0.0, idle_s=1.0, stall_s=100.0, upstream={"feed": [route]})
+    jobs.assign({("feed", 0), ("log", 0)}, now_s=0.0)
+    for t in (10, 20, 30):
+        route.add(("gpu", 0), t, f"gpu@{t}", now_s=0.0)
+        jobs.add(("log", 0), t + 5, f"log@{t + 5}", now_s=0.0)
+    jobs.add(("feed", 0), 5, "feed@5", now_s=0.0)
+    assert _drain(jobs, 0.0) == ["feed@5"]
+    assert jobs.pop(50.0) is None  # long past idle_s: route still holds gpu@10
+    assert route.pop(50.0) == "gpu@10"
+    assert jobs.pop(50.0) is None  # gpu@10 is being processed: it may still write feed@10
+    jobs.add(("feed", 0), 10, "feed@10", now_s=50.0)
+    route.done()
+    assert _drain(jobs, 50.0) == ["feed@10"]
+    assert jobs.pop(50.9) is None  # route is past 15 now, but another process may write the feed
+    assert _drain(jobs, 51.0) == ["log@15"]  # idle_s after it ran dry
+    assert jobs.pop(60.0) is None  # log@25: route holds gpu@20 again
+    assert route.pop(60.0) == "gpu@20"
+    route.done()
+    assert route.pop(60.0) == "gpu@30"
+    route.done()
+    assert _drain(jobs, 60.0) == ["log@25", "log@35"]  # route is through, the feed long idle
+    assert route.frontier_us(60.0) == ALWAYS

@@ -228,22 +228,27 @@ class InputAligner(Generic[Item]):
         ``stall_s`` from the first look if it is known to, ``idle_s`` from running dry if not."""
         behind_us = head.queue[0][0] - int(self.slack_s * 1_000_000)
         until = float("-inf")
+        frontiers: dict[str, int] = {}  # per topic, its writers' frontier here: once per look
         for where, partition in self._partitions.items():
             if partition.queue or partition.reached_us >= behind_us:
                 continue
-            if self._known_to_deliver(where, partition) or self._upstream_behind(partition.topic, behind_us, now_s):
+            if (self._known_to_deliver(where, partition)
+                    or self._writers_frontier_us(partition.topic, now_s, frontiers) < behind_us):
                 if partition.awaited_since_s is None:
                     partition.awaited_since_s = now_s
                 waited = partition.awaited_since_s + self.stall_s
             else:
+                partition.awaited_since_s = None
                 waited = partition.dry_since_s + self.idle_s
             until = max(until, waited)
         return until
 
-    def _upstream_behind(self, topic: str, behind_us: int, now_s: float) -> bool:
-        """Whether a stage of this process that writes ``topic`` may still write a record
-        earlier than ``behind_us``."""
-        return any(writer.frontier_us(now_s) < behind_us for writer in self.upstream.get(topic, ()))
+    def _writers_frontier_us(self, topic: str, now_s: float, memo: dict[str, int]) -> int:
+        """The earliest event time a stage of this process that writes ``topic`` may still
+        write (``ALWAYS`` if none of its stages is behind, or none writes it)."""
+        if topic not in memo:
+            memo[topic] = min((writer.frontier_us(now_s) for writer in self.upstream.get(topic, ())), default=ALWAYS)
+        return memo[topic]
 
     def _first_wait(self, topic: str, now_s: float) -> float:
         """``dry_since_s`` of a partition that delivered nothing yet, as of the agent's first read."""

@@ -84,8 +84,6 @@ class Shell:
     decode_owner: dict[str, str] = field(default_factory=dict)
     """physical topic -> the stage that dead-letters its undecodable messages (the first
     agent subscribed to it), so a bad message read by several agents is reported once."""
-    _unsent: dict[str, int] = field(default_factory=dict)
-    """physical topic -> messages this process sent to it that the broker has not acknowledged."""
     _written: dict[tuple[str, int], int] = field(default_factory=dict)
     """(physical topic, partition) -> the offset after the last message this process wrote there."""
 
@@ -111,29 +109,28 @@ class Shell:
         key = key if key is not None else spec.key_of(event)
         self.emitted[spec.name] = self.emitted.get(spec.name, 0) + 1
         sent = await self.topics[spec.name].send(key=key.encode() if key else None, value=encode(event))
-        return self._track(self.kafka.topic(spec.name), cast(Delivery, sent))
+        return self._track(cast(Delivery, sent))
 
     async def forward(self, topic: str, key: str | None, value: bytes) -> Delivery:
         """Re-key raw bytes onto another topic without re-encoding them; returns the delivery."""
         self.emitted[topic] = self.emitted.get(topic, 0) + 1
         sent = await self.topics[topic].send(key=key.encode() if key else None, value=value)
-        return self._track(self.kafka.topic(topic), cast(Delivery, sent))
+        return self._track(cast(Delivery, sent))
 
     def pending(self, where: tuple[str, int], next_offset: int | None) -> bool:
         """Whether partition ``where`` is known to hold a record at or after ``next_offset``
         (None: the group's committed offset, where reading the partition starts): this process
-        is writing to its topic or wrote there, or the consumer's last fetch saw the
-        partition's high watermark past it (the ``Supply`` of the input aligners)."""
-        if self._unsent.get(where[0], 0) > 0:
-            return True
+        wrote one there (the broker acknowledged it), or the consumer's last fetch saw the
+        partition's high watermark past it (the ``Supply`` of the input aligners). A message
+        still on its way to the broker is not counted: its partition is not known yet, and the
+        writer's frontier (``streams.align``) covers it within the slack."""
         tp = TP(*where)
         if next_offset is None:
-            if where in self._written:
-                return True
-            # Faust's record of the committed offsets it sought to (None: nothing committed)
+            # Faust's record of the group's committed offsets (set when it seeks to them after an
+            # assignment, updated on each commit); None: nothing committed, reading starts at 0
             committed: dict[TP, int | None] = getattr(self.app.consumer, "_committed_offset", {})
             next_offset = committed.get(tp) or 0
-        elif self._written.get(where, 0) > next_offset:
+        if self._written.get(where, 0) > next_offset:
             return True
         try:
             highwater = self.app.consumer.highwater(tp)
@@ -141,12 +138,10 @@ class Shell:
             return False
         return highwater is not None and int(highwater) > next_offset
 
-    def _track(self, topic: str, delivery: Delivery) -> Delivery:
-        """Count ``delivery`` as unsent to ``topic`` until the broker has it, then as written."""
-        self._unsent[topic] = self._unsent.get(topic, 0) + 1
+    def _track(self, delivery: Delivery) -> Delivery:
+        """Count ``delivery`` as written once the broker has it."""
 
         def delivered(done: Delivery) -> None:
-            self._unsent[topic] -= 1
             if done.cancelled() or done.exception() is not None:
                 return
             meta = done.result()

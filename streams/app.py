@@ -66,8 +66,7 @@ def build_app(settings: WorkerSettings) -> faust.App:
     )
     shell = Shell(app, kafka)
     stages = topology.build(settings.detection).stages
-    upstream = {kafka.topic(topic) for stage in stages for topic in stage.outputs}
-    wired = [_wire_stage(app, shell, stage, kafka, settings.detection.lateness_s, upstream) for stage in stages]
+    wired = [_wire_stage(app, shell, stage, kafka, settings) for stage in stages]
     writers: dict[str, list[InputAligner[Aligned]]] = {}
     for stage, (_, aligner, _) in zip(stages, wired, strict=True):
         for name in {*stage.outputs, *(topic for _, topic, _ in stage.redirect)}:
@@ -123,10 +122,12 @@ def ssl_context(kafka: KafkaSettings) -> ssl.SSLContext:
     return context
 
 
-def _wire_stage(app: faust.App, shell: Shell, stage: Stage, kafka: KafkaSettings, lateness_s: float,
-                upstream: set[str]) -> tuple[StateTable, InputAligner[Aligned], frozenset[str]]:
+def _wire_stage(app: faust.App, shell: Shell, stage: Stage, kafka: KafkaSettings,
+                settings: WorkerSettings) -> tuple[StateTable, InputAligner[Aligned], frozenset[str]]:
     """The agent (and its timers) of one stage; returns its state table, its input aligner and
     its physical input topics."""
+    lateness_s = settings.detection.lateness_s
+    at_least_once = settings.processing_guarantee == "at_least_once"
     table = StateTable(app.Table(table_name(stage.name), default=None, key_type=str, value_type=str,
                                  partitions=kafka.partitions), stage.detector, stage.state_every_s)
     inputs = frozenset(kafka.topic(name) for name in stage.inputs)
@@ -139,7 +140,11 @@ def _wire_stage(app: faust.App, shell: Shell, stage: Stage, kafka: KafkaSettings
         else:
             state, outputs = stage.detector.step(table.get(key), event)
             sent = await _publish(shell, stage, outputs, event, message.value)
-            table.put(key, state, message, sent, event.event_time, changed=_changed(event, outputs))
+            if at_least_once:  # acked now; state saved on its event-time cadence only
+                table.put(key, state, message, sent, event.event_time, changed=False)
+                message.ack()
+            else:
+                table.put(key, state, message, sent, event.event_time, changed=_changed(event, outputs))
         table.sweep(message.partition, event.event_time, key)
 
     async def agent(stream: Any) -> None:

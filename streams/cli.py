@@ -37,7 +37,8 @@ def _worker(args: argparse.Namespace, rest: list[str]) -> int:
     from streams.settings import WorkerSettings
 
     kafka = kafka_settings(args, os.environ)
-    run_worker(WorkerSettings(kafka=kafka, loglevel=args.loglevel, app_id=args.app_id, instance_id=args.instance_id))
+    run_worker(WorkerSettings(kafka=kafka, loglevel=args.loglevel, app_id=args.app_id, instance_id=args.instance_id,
+                              processing_guarantee=args.processing_guarantee))
     return 0
 
 
@@ -93,6 +94,9 @@ def _parser() -> argparse.ArgumentParser:
     worker = sub.add_parser("worker", help="run the Faust worker of the pipeline")
     worker.add_argument("--loglevel", default="warn", choices=["crit", "error", "warn", "info", "debug"])
     worker.add_argument("--app-id", default=None, help="Faust app id / consumer group")
+    worker.add_argument("--processing-guarantee", default="effectively_once",
+                        choices=["effectively_once", "at_least_once"],
+                        help="at_least_once only to measure what the default guarantee costs")
     worker.add_argument("--instance-id", default=None,
                         help="static group membership id, unique per worker (fast rejoin after a restart)")
     rep = sub.add_parser("replay", help="run the detection chain over JSON-lines files of events (.gz too)")

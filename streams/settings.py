@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -67,6 +68,14 @@ class WorkerSettings(BaseModel):
         description="Static group membership (Kafka's group.instance.id): a worker restarted with "
         "the same id gets its partitions back at once instead of after a rebalance. Unique per "
         "worker (e.g. the pod or host name); None = dynamic membership.",
+    )
+    processing_guarantee: Literal["effectively_once", "at_least_once"] = Field(
+        default="effectively_once",
+        description="effectively_once: an input record is acked only once a saved state reflects "
+        "it and its outputs are delivered, and a re-delivered record is skipped (nothing lost or "
+        "applied twice after a crash). at_least_once: acked as soon as it is processed, state "
+        "saved every state_every_s of event time (after a crash, records may be lost from state "
+        "or applied twice); for measuring what the guarantee costs, not for production.",
     )
     session_timeout_s: float = Field(
         default=10.0, ge=6.0,

@@ -124,51 +124,57 @@ def job_capacity(max_nodes: int = 1024) -> str:
 
 
 def worker_ratio(events: int) -> str:
-    """The Faust worker end to end against a plain consumer of the same topics."""
+    """The Faust worker end to end against a plain consumer of the same topics, with its
+    processing guarantee (effectively once) and without it (at least once), side by side."""
     from confluent_kafka import Consumer, TopicPartition
 
     from deploy.local_kafka import LocalKafka, LocalKafkaSettings
     from producers.kafka import EventProducer
+    from schemas import decode
     from schemas.registry import TELEMETRY_TOPICS
     from schemas.settings import KafkaSettings
     from streams.topics import create_topics
 
+    lines: list[str] = []
     with tempfile.TemporaryDirectory() as tmp, LocalKafka(LocalKafkaSettings(port=0, data_dir=Path(tmp))) as broker:
         path = _fleet_file(Path(tmp), nodes=16, duration_s=max(60.0, events / 150))
-        from schemas import decode
-
         fleet = [decode(line) for line in path.read_bytes().splitlines()][:events]
-        kafka = KafkaSettings(bootstrap_servers=broker.bootstrap, namespace="ratio.")
-        app_id = "ratio.pipeline"
-        create_topics(kafka, app_id)
-        with EventProducer(kafka) as producer:
-            producer.send_all(fleet)  # type: ignore[arg-type]
-        topics = [kafka.topic(t) for t in TELEMETRY_TOPICS]
-        consumer = Consumer(kafka.confluent(**{"group.id": uuid.uuid4().hex, "auto.offset.reset": "earliest"}))
-        ends = {(t, p): consumer.get_watermark_offsets(TopicPartition(t, p))[1]
-                for t in topics for p in range(kafka.partitions)}
-        total = sum(ends.values())
-        consumer.subscribe(topics)
-        started, seen = time.perf_counter(), 0
-        while seen < total:
-            msg = consumer.poll(0.5)
-            seen += msg is not None and not msg.error()
-        plain = total / (time.perf_counter() - started)
-        consumer.close()
-        log = Path(tmp) / "worker.log"
-        started = time.perf_counter()
-        worker = subprocess.Popen([sys.executable, "-m", "streams.cli", "--bootstrap", broker.bootstrap,
-                                   "--namespace", kafka.namespace, "worker", "--app-id", app_id],
-                                  cwd=REPO, stdout=open(log, "wb"), stderr=subprocess.STDOUT)
-        try:
-            _wait_committed(kafka, app_id, ends, timeout_s=900)
-            elapsed = time.perf_counter() - started
-        finally:
-            worker.terminate()
-            worker.wait(60)
-    rate = total / elapsed
-    return (f"worker end to end: {rate:,.0f} events/s vs a plain consumer {plain:,.0f} events/s -> {rate / plain:.1%} "
-            f"({total:,} events, worker start-up included, one worker on the broker's machine)")
+        plain = 0.0
+        for guarantee in ("effectively_once", "at_least_once"):  # each on its own copy of the topics
+            kafka = KafkaSettings(bootstrap_servers=broker.bootstrap, namespace=f"ratio-{guarantee}.")
+            app_id = f"{kafka.namespace}pipeline"
+            create_topics(kafka, app_id)
+            with EventProducer(kafka) as producer:
+                producer.send_all(fleet)  # type: ignore[arg-type]
+            topics = [kafka.topic(t) for t in TELEMETRY_TOPICS]
+            consumer = Consumer(kafka.confluent(**{"group.id": uuid.uuid4().hex, "auto.offset.reset": "earliest"}))
+            ends = {(t, p): consumer.get_watermark_offsets(TopicPartition(t, p))[1]
+                    for t in topics for p in range(kafka.partitions)}
+            total = sum(ends.values())
+            if not plain:
+                consumer.subscribe(topics)
+                started, seen = time.perf_counter(), 0
+                while seen < total:
+                    msg = consumer.poll(0.5)
+                    seen += msg is not None and not msg.error()
+                plain = total / (time.perf_counter() - started)
+            consumer.close()
+            log = Path(tmp) / f"worker-{guarantee}.log"
+            started = time.perf_counter()
+            worker = subprocess.Popen([sys.executable, "-m", "streams.cli", "--bootstrap", broker.bootstrap,
+                                       "--namespace", kafka.namespace, "worker", "--app-id", app_id,
+                                       "--processing-guarantee", guarantee],
+                                      cwd=REPO, stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+            try:
+                _wait_committed(kafka, app_id, ends, timeout_s=900)
+                elapsed = time.perf_counter() - started
+            finally:
+                worker.terminate()
+                worker.wait(60)
+            rate = total / elapsed
+            lines.append(f"  {guarantee}: {rate:,.0f} events/s -> {rate / plain:.1%} of the plain consumer")
+    return "\n".join([f"worker end to end vs a plain consumer {plain:,.0f} events/s ({total:,} events, worker "
+                      "start-up included, one worker on the broker's machine):", *lines])
 
 
 def _wait_committed(kafka: object, group: str, ends: dict[tuple[str, int], int], timeout_s: float) -> None:

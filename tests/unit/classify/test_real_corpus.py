@@ -12,6 +12,7 @@ from tests.bench.classify_real import (
     DEFAULT_CORPUS,
     HOLDOUT2,
     HOLDOUT3,
+    HOLDOUT4,
     LATE_SPLITS,
     TARGET_FAMILY_ACCURACY,
     TARGET_FP_RATE,
@@ -64,6 +65,17 @@ def test_holdout3_is_big_unseen_spread_and_has_hard_negatives(corpus: list[RealL
     assert sum(e.category is None for e in third) >= 0.4 * len(third)
     assert len({e.family for e in third if e.category is not None}) >= 8
     assert not {e.url for e in third} & {e.url for e in corpus if e.split != HOLDOUT3}
+
+
+def test_holdout4_is_big_unseen_spread_and_has_hard_negatives(corpus: list[RealLine]) -> None:
+    """holdout4: >= 200 lines from >= 100 sources found in no other split, ~40% benign, >= 8 fault families."""
+    fourth = [e for e in corpus if e.split == HOLDOUT4]
+    assert len(fourth) >= 200
+    assert len({e.url for e in fourth}) >= 100
+    assert sum(e.category is None for e in fourth) >= 0.35 * len(fourth)
+    assert len({e.family for e in fourth if e.category is not None}) >= 8
+    assert not {e.url for e in fourth} & {e.url for e in corpus if e.split != HOLDOUT4}
+    assert not {e.line for e in fourth} & {e.line for e in corpus if e.split != HOLDOUT4}
 
 
 def test_labels_are_kb_categories_with_their_family(corpus: list[RealLine], kb: KnowledgeBase) -> None:

@@ -63,6 +63,9 @@ first record on: the first fetch rounds of a (re)started worker."""
 DEFAULT_STALL_S = 30.0
 """Wall seconds a partition known to have more records (or an upstream stage known to be
 behind) may hold back later records before the aligner stops believing it."""
+LOOK_TTL_S = 0.005
+"""Wall seconds a look at what a partition is known to deliver (a high watermark) is reused:
+a stage asks on every record, a fetch response changes the answer a few times a second."""
 DEFAULT_MAX_HELD = 20_000
 """Records waiting in an agent's aligner at most (a few tens of MB of decoded events)."""
 NOT_STARTED = float("inf")
@@ -96,6 +99,9 @@ class _Partition(Generic[Item]):
     """The offset after the last record read (None: nothing read yet)."""
     awaited_since_s: float | None = None
     """Since when (wall) the partition has been waited for as known to deliver (None: not)."""
+    known: bool = False
+    known_at_s: float = float("-inf")
+    """Whether it was known to deliver at the last look, and when (wall) that look was."""
 
 
 @dataclass
@@ -117,6 +123,8 @@ class InputAligner(Generic[Item]):
     """Per input topic, the aligners of the stages of this process that write it."""
     held: int = 0
     _processing_us: int | None = None
+    _own_frontier: tuple[float, int] | None = None
+    """(when, value) of the last look at this stage's own part of its frontier; None: stale."""
     _partitions: dict[TopicPartition, _Partition[Item]] = field(default_factory=dict)
     _arrivals: int = 0
     _started: bool = False
@@ -127,13 +135,16 @@ class InputAligner(Generic[Item]):
             self.held -= len(self._partitions.pop(gone).queue)
         for new in partitions - set(self._partitions):
             self._partitions[new] = _Partition(new[0], dry_since_s=self._first_wait(new[0], now_s))
+        self._own_frontier = None
 
     def clear(self) -> None:
         """Forget every buffered record (they will be read again from the committed offsets)."""
         for partition in self._partitions.values():
             partition.queue.clear()
             partition.next_offset = partition.awaited_since_s = None
+            partition.known_at_s = float("-inf")
         self.held = 0
+        self._own_frontier = None
 
     def add(self, where: TopicPartition, time_us: int, item: Item, now_s: float, offset: int | None = None) -> None:
         """Buffer ``item`` read from partition ``where`` at ``offset`` (registered now if it was not)."""
@@ -144,17 +155,22 @@ class InputAligner(Generic[Item]):
         partition.queue.append((time_us, self._arrivals, item))
         partition.reached_us = max(partition.reached_us, time_us)
         partition.awaited_since_s = None
+        partition.known_at_s = float("-inf")
         if offset is not None:
             partition.next_offset = offset + 1
         self.held += 1
+        self._own_frontier = None
 
     def skip(self, where: TopicPartition, offset: int) -> None:
         """Record ``offset`` of ``where`` read and not buffered (a dead letter)."""
-        self._partition(where).next_offset = offset + 1
+        partition = self._partition(where)
+        partition.next_offset, partition.known_at_s = offset + 1, float("-inf")
+        self._own_frontier = None
 
     def done(self) -> None:
         """The record ``pop`` returned last is processed (its outputs are sent)."""
         self._processing_us = None
+        self._own_frontier = None
 
     def frontier_us(self, now_s: float, seen: frozenset[int] = frozenset()) -> int:
         """The earliest event time this stage is known to have yet to process: a held or
@@ -163,15 +179,23 @@ class InputAligner(Generic[Item]):
         if id(self) in seen:
             return ALWAYS
         seen |= {id(self)}
+        if self._own_frontier is None or now_s - self._own_frontier[0] >= LOOK_TTL_S:
+            self._own_frontier = (now_s, self._own_frontier_us(now_s))
+        earliest = self._own_frontier[1]
+        for writers in self.upstream.values():
+            for writer in writers:
+                earliest = min(earliest, writer.frontier_us(now_s, seen))
+        return earliest
+
+    def _own_frontier_us(self, now_s: float) -> int:
+        """The earliest of this stage's held and in-flight records and of the times its
+        partitions known to deliver more have reached."""
         earliest = ALWAYS if self._processing_us is None else self._processing_us
         for where, partition in self._partitions.items():
             if partition.queue:
                 earliest = min(earliest, partition.queue[0][0])
-            elif self._known_to_deliver(where, partition):
+            elif self._known_to_deliver(where, partition, now_s):
                 earliest = min(earliest, partition.reached_us)
-        for writers in self.upstream.values():
-            for writer in writers:
-                earliest = min(earliest, writer.frontier_us(now_s, seen))
         return earliest
 
     def _partition(self, where: TopicPartition) -> _Partition[Item]:
@@ -179,8 +203,12 @@ class InputAligner(Generic[Item]):
             self._partitions[where] = _Partition(where[0])
         return self._partitions[where]
 
-    def _known_to_deliver(self, where: TopicPartition, partition: _Partition[Item]) -> bool:
-        return self.supply is not None and self.supply.pending(where, partition.next_offset)
+    def _known_to_deliver(self, where: TopicPartition, partition: _Partition[Item], now_s: float) -> bool:
+        """Whether the supply knows of more records of ``partition`` (a look reused for ``LOOK_TTL_S``)."""
+        if now_s - partition.known_at_s >= LOOK_TTL_S:
+            partition.known_at_s = now_s
+            partition.known = self.supply is not None and self.supply.pending(where, partition.next_offset)
+        return partition.known
 
     @property
     def started(self) -> bool:
@@ -202,7 +230,7 @@ class InputAligner(Generic[Item]):
             return None
         queue = head.queue
         time_us, _, item = queue.popleft()
-        self._processing_us = time_us
+        self._processing_us, self._own_frontier = time_us, None
         if not queue:
             head.dry_since_s = now_s
         self.held -= 1
@@ -232,7 +260,7 @@ class InputAligner(Generic[Item]):
         for where, partition in self._partitions.items():
             if partition.queue or partition.reached_us >= behind_us:
                 continue
-            if (self._known_to_deliver(where, partition)
+            if (self._known_to_deliver(where, partition, now_s)
                     or self._writers_frontier_us(partition.topic, now_s, frontiers) < behind_us):
                 if partition.awaited_since_s is None:
                     partition.awaited_since_s = now_s

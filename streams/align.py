@@ -210,11 +210,6 @@ class InputAligner(Generic[Item]):
             partition.known = self.supply is not None and self.supply.pending(where, partition.next_offset)
         return partition.known
 
-    @property
-    def started(self) -> bool:
-        """Whether the agent has read its first record."""
-        return self._started
-
     def start(self, now_s: float) -> None:
         """The agent's first record is read now: the wait for partitions yet to deliver starts."""
         self._started = True

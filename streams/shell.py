@@ -140,16 +140,15 @@ class Shell:
 
     def _track(self, delivery: Delivery) -> Delivery:
         """Count ``delivery`` as written once the broker has it."""
-
-        def delivered(done: Delivery) -> None:
-            if done.cancelled() or done.exception() is not None:
-                return
-            meta = done.result()
-            where = (meta.topic, meta.partition)
-            self._written[where] = max(self._written.get(where, 0), meta.offset + 1)
-
-        delivery.add_done_callback(delivered)
+        delivery.add_done_callback(self._delivered)
         return delivery
+
+    def _delivered(self, done: Delivery) -> None:
+        if done.cancelled() or done.exception() is not None:
+            return
+        meta = done.result()
+        where = (meta.topic, meta.partition)
+        self._written[where] = max(self._written.get(where, 0), meta.offset + 1)
 
     def logical(self, physical_topic: str) -> str:
         """The registry name of a physical topic of this namespace."""
@@ -190,8 +189,6 @@ class Shell:
                     message.ack()
                     aligner.skip(where, message.offset)
                     continue
-                if not aligner.started:
-                    aligner.start(time.monotonic())
                 aligner.add(where, time_us(event.event_time), (event, message), time.monotonic(), message.offset)
                 flow.added.set()
                 while aligner.held >= aligner.max_held and not worker.done():

@@ -100,11 +100,12 @@ FORMATS: list[tuple[str, str, str]] = [
     ("kernel", "[ 7712.002110] ata4.00: failed command: WRITE FPDMA QUEUED", "storage_local_disk"),
     ("kernel", "zio pool=scratch vdev=/dev/disk/by-id/nvme-SAMSUNG_1-part1 error=5 type=2 offset=81920 size=4096 "
      "flags=180880", "storage_local_disk"),
-    # object stores seen by the job (botocore ClientError; google-api-core)
+    # object stores seen by the job (botocore ClientError; google-api-core): the storage service failed, so
+    # storage_remote_fs since brief K6 (rule storage.object_store)
     ("training", "botocore.exceptions.ClientError: An error occurred (ServiceUnavailable) when calling the "
-     "UploadPart operation (reached max retries: 4): Please reduce your request rate.", "storage_io"),
+     "UploadPart operation (reached max retries: 4): Please reduce your request rate.", "storage_remote_fs"),
     ("training", "google.api_core.exceptions.TooManyRequests: 429 PUT https://storage.googleapis.com/upload/x: rate",
-     "storage_io"),
+     "storage_remote_fs"),
 ]
 
 # Lines in the same formats that report nothing to act on.

@@ -77,8 +77,8 @@ CASES: list[tuple[str, str, str, str, str]] = [
     ("kernel", "Sep  6 14:24:35 node2 kernel: EXT4-fs (sdi): I/O error while writing superblock", "storage_local_disk",
      "node", "reboot_node"),
     ("training", "OSError: [Errno 28] No space left on device", "storage_space", "job", "restart_app"),
-    ("training", "tensorflow/core/platform/s3/aws_logging.cc:60] Curl returned error code 55", "storage_io", "storage",
-     "restart_app"),
+    ("training", "tensorflow/core/platform/s3/aws_logging.cc:60] Curl returned error code 55", "storage_remote_fs",
+     "storage", "restart_app"),
     ("training", "RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory",
      "storage_io", "storage", "restart_app"),
     # GPU driver / container runtime

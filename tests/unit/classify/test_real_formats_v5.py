@@ -71,6 +71,10 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
     ("kernel", "[    9.000001] NVRM: RmFetchGspRmImages: No firmware image found", "gpu_driver_init", None),
     ("kernel", "[    9.000002] nvidia 0000:c1:00.0: Direct firmware load for nvidia/560.35.03/gsp_ga10x.bin failed "
      "with error -2", "gpu_driver_init", None),
+    # NVIDIA k8s-device-plugin internal/rm factory.go: no NVML in the plugin's container
+    ("system", "E0506 07:08:09.000001       1 factory.go:88] Incompatible platform detected", "gpu_container_init", None),
+    ("system", "E0506 07:08:09.000002       1 factory.go:89] If this is a GPU node, did you configure the NVIDIA "
+     "Container Toolkit?", "gpu_container_init", None),
     # ---- host hardware
     # drivers/edac/mce_amd.c: "%s Ext. Error Code: %d, <desc>.", "Northbridge Error (node %d): ...",
     # decode_error_status "Uncorrected, software restartable error."

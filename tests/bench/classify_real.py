@@ -5,7 +5,7 @@ The corpus (``tests/data/real/corpus.jsonl``) holds verbatim log lines copied fr
 
     {"line": "...", "source": "kernel|training|nccl|system", "category": "<category>" | null,
      "family": "<family>" | "benign", "url": "https://...",
-     "split": "dev" | "holdout" | "holdout2" | "holdout3" | "holdout4"}
+     "split": "dev" | "holdout" | "holdout2" | "holdout3" | "holdout4" | "holdout5"}
 
 For ``dev`` and ``holdout`` the split is a seeded hash of the URL (:func:`split_of`), so every line of
 one source lands in the same split. ``holdout2`` is a later collection from sources that appear in no
@@ -14,12 +14,14 @@ to real formats never seen while writing them (the old ``holdout`` has since bee
 data, so ``holdout2`` is the honest figure). ``holdout3`` is a third, independent collection (sources in no other
 split, labelled before the classifier ran on it) gathered after ``holdout2`` too became development data.
 ``holdout4`` is a fourth such collection (sources in no other split, labelled before the classifier ran on it),
-gathered after ``holdout3`` too became development data; it is the honest figure now.
+gathered after ``holdout3`` too became development data. ``holdout5`` is a fifth (264 lines from 146
+sources in no other split, labelled before the classifier ran on it), gathered while the rules were being
+improved against ``holdout4``, which thereby became development data; ``holdout5`` is the honest figure now.
 
 Figures per split: recall (fault lines classified into exactly their labelled category), the benign
 false-positive rate, and family accuracy (fault lines whose predicted category belongs to the
 labelled family, e.g. ``comm`` or ``storage``). Misses are listed for ``dev`` only unless
-``--show-holdout`` / ``--show-holdout2`` / ``--show-holdout3`` / ``--show-holdout4`` is given: looking at held-out
+``--show-holdout`` / ``--show-holdout2`` ... ``--show-holdout5`` is given: looking at held-out
 lines while writing patterns would spoil them.
 """
 
@@ -43,8 +45,9 @@ SEEDED_SPLITS = ("dev", "holdout")
 HOLDOUT2 = "holdout2"
 HOLDOUT3 = "holdout3"
 HOLDOUT4 = "holdout4"
+HOLDOUT5 = "holdout5"
 # Later collections: whole sources chosen by hand, each disjoint from every other split.
-LATE_SPLITS = (HOLDOUT2, HOLDOUT3, HOLDOUT4)
+LATE_SPLITS = (HOLDOUT2, HOLDOUT3, HOLDOUT4, HOLDOUT5)
 SPLITS = (*SEEDED_SPLITS, *LATE_SPLITS)
 HOLDOUT_PERCENT = 30
 SPLIT_SEED = "faultline-real-corpus-v1|"
@@ -127,7 +130,7 @@ def parse_corpus(lines: Iterable[str]) -> list[RealLine]:
 
 
 def _check_late_splits_are_disjoint(entries: Sequence[RealLine]) -> None:
-    """Raise ``ValueError`` if a source URL of a late split (``holdout2``..``holdout4``) is in any other split."""
+    """Raise ``ValueError`` if a source URL of a late split (``holdout2``..``holdout5``) is in any other split."""
     for late in LATE_SPLITS:
         others = {e.url for e in entries if e.split != late}
         shared = sorted({e.url for e in entries if e.split == late} & others)
@@ -183,6 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--show-holdout2", action="store_true", help="also list holdout2 misses (spoils it)")
     parser.add_argument("--show-holdout3", action="store_true", help="also list holdout3 misses (spoils it)")
     parser.add_argument("--show-holdout4", action="store_true", help="also list holdout4 misses (spoils it)")
+    parser.add_argument("--show-holdout5", action="store_true", help="also list holdout5 misses (spoils it)")
     parser.add_argument("--quiet", action="store_true", help="figures only, no misses")
     args = parser.parse_args(argv)
     classifier = Classifier(load_kb(args.kb))
@@ -191,7 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     per_split = ", ".join(f"{split} {len(urls[split])}" for split in SPLITS)
     sys.stdout.write(f"corpus: {len(entries)} lines from {len(set().union(*urls.values()))} sources ({per_split})\n")
     shown = {"dev": True, "holdout": args.show_holdout, HOLDOUT2: args.show_holdout2, HOLDOUT3: args.show_holdout3,
-             HOLDOUT4: args.show_holdout4}
+             HOLDOUT4: args.show_holdout4, HOLDOUT5: args.show_holdout5}
     ok = True
     for split in SPLITS:
         report = evaluate_split(classifier, [e for e in entries if e.split == split])

@@ -13,6 +13,7 @@ from tests.bench.classify_real import (
     HOLDOUT2,
     HOLDOUT3,
     HOLDOUT4,
+    HOLDOUT5,
     LATE_SPLITS,
     TARGET_FAMILY_ACCURACY,
     TARGET_FP_RATE,
@@ -32,7 +33,7 @@ def corpus() -> list[RealLine]:
 def test_corpus_is_big_and_drawn_from_many_sources(corpus: list[RealLine]) -> None:
     assert len(corpus) >= 600
     assert len({e.url for e in corpus}) >= 150
-    assert all(e.url.startswith("https://") and e.source in ("kernel", "training", "nccl", "system") for e in corpus)
+    assert all(e.url.startswith(("https://", "http://")) and e.source in ("kernel", "training", "nccl", "system") for e in corpus)
     assert len({(e.line, e.url) for e in corpus}) == len(corpus)  # no duplicated entry
 
 
@@ -132,3 +133,14 @@ def test_parse_corpus_rejects_a_source_shared_between_holdout2_and_holdout3() ->
              f'"url": "{url}", "split": "holdout3"}}')
     with pytest.raises(ValueError, match="holdout2 sources"):
         parse_corpus([second, third])
+
+
+def test_holdout5_is_big_unseen_spread_and_has_hard_negatives(corpus: list[RealLine]) -> None:
+    """holdout5: >= 250 lines from >= 120 sources found in no other split, ~40% benign, >= 8 fault families."""
+    fifth = [e for e in corpus if e.split == HOLDOUT5]
+    assert len(fifth) >= 250
+    assert len({e.url for e in fifth}) >= 120
+    assert sum(e.category is None for e in fifth) >= 0.35 * len(fifth)
+    assert len({e.family for e in fifth if e.category is not None}) >= 8
+    assert not {e.url for e in fifth} & {e.url for e in corpus if e.split != HOLDOUT5}
+    assert not {e.line for e in fifth} & {e.line for e in corpus if e.split != HOLDOUT5}

@@ -14,6 +14,7 @@ from tests.bench.classify_real import (
     HOLDOUT3,
     HOLDOUT4,
     HOLDOUT5,
+    HOLDOUT6,
     LATE_SPLITS,
     TARGET_FAMILY_ACCURACY,
     TARGET_FP_RATE,
@@ -144,3 +145,14 @@ def test_holdout5_is_big_unseen_spread_and_has_hard_negatives(corpus: list[RealL
     assert len({e.family for e in fifth if e.category is not None}) >= 8
     assert not {e.url for e in fifth} & {e.url for e in corpus if e.split != HOLDOUT5}
     assert not {e.line for e in fifth} & {e.line for e in corpus if e.split != HOLDOUT5}
+
+
+def test_holdout6_is_big_unseen_spread_and_has_hard_negatives(corpus: list[RealLine]) -> None:
+    """holdout6: >= 220 lines from >= 110 sources found in no other split, ~40% benign, >= 8 fault families."""
+    sixth = [e for e in corpus if e.split == HOLDOUT6]
+    assert len(sixth) >= 220
+    assert len({e.url for e in sixth}) >= 110
+    assert sum(e.category is None for e in sixth) >= 0.35 * len(sixth)
+    assert len({e.family for e in sixth if e.category is not None}) >= 8
+    assert not {e.url for e in sixth} & {e.url for e in corpus if e.split != HOLDOUT6}
+    assert not {e.line for e in sixth} & {e.line for e in corpus if e.split != HOLDOUT6}

@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"repeatable; names: {', '.join(sorted(set(sc.BY_NAME)))}")
     p.add_argument("--vary", default="", metavar="K=V,...",
                    help="telemetry variation knobs, e.g. sm_active=false,stacks=false,"
-                        "flight_recorder=false,waiter_frames=real,hooks=false,async_checkpoint=true,"
+                        "flight_recorder=false,waiter_frames=real,hooks=false,announce=false,async_checkpoint=true,"
                         "checkpoint_writer=rank0,storage_port=true,skew_node=2,skew_s=4")
     p.add_argument("--out", default="events.jsonl", help="events as JSON lines")
     p.add_argument("--truth", default=None, help="ground truth JSON (optional)")

@@ -65,6 +65,9 @@ def _lifecycle(f: EventFactory, tl: JobTimeline, mark: Mark) -> list[Item]:
 
 def _pause(f: EventFactory, tl: JobTimeline, mark: Mark, rng: random.Random) -> list[Item]:
     step, job, tp = mark.step or 0, tl.layout.job_id, tl.layout.gpus_per_node
+    announced = tl.variation.announce
+    if not announced and mark.kind.startswith("eval"):
+        return []
     if mark.kind == "eval_started":
         return [_log(f, tl, mark.ms + PAUSE_LOG_DELAY_MS, 0, texts.eval_start(step, 100))]
     if mark.kind == "eval_completed":
@@ -75,7 +78,7 @@ def _pause(f: EventFactory, tl: JobTimeline, mark: Mark, rng: random.Random) -> 
         texts.checkpoint_saved(step, job, tp)
     hook = [f.make(JobEvent, mark.ms + PAUSE_LOG_DELAY_MS - 5, job_id=job, attempt=0, kind=kind,
                    step=step, detail=mark.detail)] if tl.variation.hooks else []
-    return hook + [_log(f, tl, mark.ms + PAUSE_LOG_DELAY_MS, 0, line)]
+    return hook + ([_log(f, tl, mark.ms + PAUSE_LOG_DELAY_MS, 0, line)] if announced else [])
 
 
 def _crash(f: EventFactory, config: FleetConfig, tl: JobTimeline, mark: Mark) -> list[Item]:

@@ -30,6 +30,8 @@ class Variation:
     ``stacks`` / ``flight_recorder``: stack samples / collective_progress are emitted.
     ``waiter_frames``: ``real`` puts hang waiters in real PyTorch wait frames (see stacks.py).
     ``hooks``: lifecycle hooks beyond scheduling (False: no running/checkpoint events).
+    ``announce``: the training log announces checkpoints and evaluations (False: the job saves
+    and evaluates without a line saying so, as torch.distributed.checkpoint does by default).
     ``async_checkpoint``: periodic checkpoints are written in the background while training
     continues (the hooks still bracket the write); ``checkpoint_writer``: ``rank0`` makes
     rank 0 write alone while the others wait in a barrier. ``storage_port``: an extra IB
@@ -45,6 +47,7 @@ class Variation:
     flight_recorder: bool = True
     waiter_frames: WaiterFrames = "named"
     hooks: bool = True
+    announce: bool = True
     async_checkpoint: bool = False
     checkpoint_writer: CheckpointWriter = "all"
     storage_port: bool = False

@@ -66,7 +66,9 @@ def apply_job_event(state: JobState, event: JobEvent, settings: HangSettings) ->
     reset). Any event with a placement (``scheduled``, or a ``restarting`` onto new nodes)
     replaces it. Entering ``train`` moves the evidence floor to the event time: silence or
     frozen stacks accumulated during an explained phase do not count once it has ended. A
-    checkpoint hook records the step it began at (progress past it: asynchronous).
+    checkpoint hook records the step it began at (progress past it: asynchronous). Hooks are
+    counted: a save that begins in the instant the previous one completes, its start reported
+    first, keeps the job in its checkpoint until the last completion.
     """
     now_us = to_us(event.event_time)
     if event.attempt > state.attempt:
@@ -74,12 +76,34 @@ def apply_job_event(state: JobState, event: JobEvent, settings: HangSettings) ->
         state.run = AttemptState()
     if event.placement:  # required on scheduled; a restart onto new nodes may carry one too
         state.placement = {p.rank: p.node_id for p in event.placement}
-    if event.kind == "checkpoint_started" and state.phase != "checkpoint":
-        state.run.hook_step = state.run.max_step if state.run.max_step is not None else -1
+    if event.kind == "checkpoint_started":
+        _hook_began(state, now_us)
+    elif event.kind == "checkpoint_completed" and _hook_ended(state):
+        return  # another save is still open: the job stays in its checkpoint
     if event.kind in TERMINAL_KINDS:
         _enter(state, "terminal", now_us, settings)
     elif event.kind in PHASE_OF_KIND:
         _enter(state, PHASE_OF_KIND[event.kind], now_us, settings)
+
+
+def _hook_began(state: JobState, now_us: int) -> None:
+    """A checkpoint hook opened: the step it began at (progress past it: asynchronous). A
+    start at the very instant the open checkpoint began is the same hook delivered again."""
+    run = state.run
+    if state.phase != "checkpoint":
+        run.hook_step, run.hook_depth = (run.max_step if run.max_step is not None else -1), 0
+    elif now_us == state.phase_since_us:
+        return
+    run.hook_depth += 1
+
+
+def _hook_ended(state: JobState) -> bool:
+    """A checkpoint hook closed; whether another one is still open (its end not seen yet)."""
+    run = state.run
+    if state.phase != "checkpoint":
+        return False
+    run.hook_depth = max(0, run.hook_depth - 1)
+    return run.hook_depth > 0
 
 
 def progress_seen(state: JobState, now_us: int, settings: HangSettings) -> None:
@@ -142,13 +166,20 @@ def _quiet_since(state: JobState, now_us: int) -> int:
     return now_us if last is None else min(last, now_us)
 
 
+def _saving_since(state: JobState, now_us: int, view: StackView) -> int:
+    """When a save the stacks show began: when its ranks froze in that shape, or the job's last
+    log line or step if later. A quiet stretch before the freeze (an unannounced evaluation,
+    whose ranks' stacks kept moving) is not part of the save and uses none of its budget."""
+    return max(_quiet_since(state, now_us), view.frozen_since() or 0)
+
+
 def current_phase(state: JobState, now_us: int, view: StackView | None) -> PhaseView | None:
     """The quiet phase the evidence shows at ``now_us`` (see the module docstring), or None."""
     run = state.run
     if state.phase == "init" and state.phase_since_us is not None:
         return PhaseView("init", state.phase_since_us, "hook")
     if view is not None and view.group and (view.group_io or view.others_io):
-        return PhaseView("checkpoint", _quiet_since(state, now_us), "stacks")
+        return PhaseView("checkpoint", _saving_since(state, now_us, view), "stacks")
     if _hang_shaped(view):
         return None
     if state.phase == "checkpoint" and state.phase_since_us is not None and run.hook_step is not None \

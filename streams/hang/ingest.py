@@ -11,6 +11,7 @@ import re
 from collections import deque
 
 from schemas import CollectiveProgress, GpuSample, LogLine, NetSample, StackSample, StepProgress
+from streams.hang.pauses import learn_pause
 from streams.hang.settings import HangSettings
 from streams.hang.state import (
     MAX_POINTS,
@@ -58,9 +59,12 @@ def _quiet_ended(state: JobState, now_us: int, settings: HangSettings) -> None:
 
     A quiet period the job announced (its last line said "evaluating", "saving checkpoint")
     is kept under that phase's kind, an unannounced one under ``quiet``: only unannounced
-    pauses lengthen the logs-only solo window, announced ones have their own phase budget."""
+    pauses lengthen the logs-only solo window, announced ones have their own phase budget. If
+    the quiet period localised to some ranks (and was not declared a hang), its shape is
+    learned (``pauses.py``)."""
     run = state.run
     marks = [t for t in (run.last_log_us, run.last_progress_us) if t is not None]
+    shape, run.quiet_ranks = run.quiet_ranks, None
     if not marks:
         return
     gap_s = (now_us - max(marks)) / 1e6
@@ -68,11 +72,14 @@ def _quiet_ended(state: JobState, now_us: int, settings: HangSettings) -> None:
         kept = state.history.setdefault(run.phase_line or "quiet", [])
         kept.append(gap_s)
         del kept[: max(0, len(kept) - settings.phase_history)]
+        if shape and not run.verdict_open:
+            learn_pause(state, shape, gap_s)
         restart_floor(run, now_us)
 
 
 def _kind(marker: str) -> str:
-    return "checkpoint" if "checkpoint" in marker else "eval"
+    """The phase a marker names: an evaluation if it says so ("eval", "valid"), else a save."""
+    return "eval" if "eval" in marker or "valid" in marker else "checkpoint"
 
 
 def _ended(line: str, settings: HangSettings) -> str | None:

@@ -102,6 +102,11 @@ class AttemptState:
     verdict_us: int | None = None
     hook_step: int | None = None
     """``max_step`` when the open checkpoint hook began: progress past it means asynchronous."""
+    quiet_ranks: tuple[int, ...] | None = None
+    """The ranks the current quiet period localised to, if any (see ``pauses.py``)."""
+    hook_depth: int = 0
+    """Checkpoint hooks begun and not yet completed (a save that begins in the same instant
+    the previous one completes may be reported before that completion)."""
 
 
 @dataclass
@@ -112,7 +117,8 @@ class JobState:
     running), ``train``, ``checkpoint`` or ``terminal`` (failed/finished/cancelled: no vote).
     ``history`` maps a phase to its earlier durations in seconds (most recent last); the
     ``quiet`` entry keeps the job's earlier quiet periods (no log, no step) that ended with
-    progress, whatever caused them.
+    progress, whatever caused them. ``pauses`` maps the ranks such a quiet period localised to
+    (``"0"``, ``"0,8"``) to its longest duration in seconds: the job's own pause shapes.
     """
 
     job_id: str | None = None
@@ -123,6 +129,7 @@ class JobState:
     phase: str = "none"
     phase_since_us: int | None = None
     history: dict[str, list[float]] = field(default_factory=dict)
+    pauses: dict[str, float] = field(default_factory=dict)
     next_eval_us: int | None = None
     last_us: int | None = None
     run: AttemptState = field(default_factory=AttemptState)
@@ -159,6 +166,7 @@ def dump_state(state: JobState) -> JsonData:
         "phase": state.phase,
         "phase_since_us": state.phase_since_us,
         "history": {k: list(v) for k, v in sorted(state.history.items())},
+        "pauses": dict(sorted(state.pauses.items())),
         "next_eval_us": state.next_eval_us,
         "last_us": state.last_us,
         "run": _dump_run(state.run),
@@ -178,6 +186,8 @@ def _dump_run(run: AttemptState) -> JsonData:
         "phase_depth": run.phase_depth,
         "phase_tag": run.phase_tag,
         "hook_step": run.hook_step,
+        "hook_depth": run.hook_depth,
+        "quiet_ranks": None if run.quiet_ranks is None else list(run.quiet_ranks),
         "log_gaps": list(run.log_gaps),
         "progress_gaps": list(run.progress_gaps),
         "step_ms": list(run.step_ms),
@@ -201,6 +211,7 @@ def load_state(data: JsonData) -> JobState:
         phase=data["phase"],
         phase_since_us=data["phase_since_us"],
         history={k: [float(x) for x in v] for k, v in data["history"].items()},
+        pauses={str(k): float(v) for k, v in data.get("pauses", {}).items()},  # absent from older states
         next_eval_us=data["next_eval_us"],
         last_us=data["last_us"],
         run=_load_run(data["run"]),
@@ -223,6 +234,9 @@ def _load_run(data: JsonData) -> AttemptState:
         setattr(run, name, data[name])
     run.phase_depth = int(data.get("phase_depth", 1 if run.phase_line else 0))  # absent from older states
     run.phase_tag = data.get("phase_tag")
+    run.hook_depth = int(data.get("hook_depth", 1 if run.hook_step is not None else 0))  # absent from older states
+    quiet = data.get("quiet_ranks")
+    run.quiet_ranks = None if quiet is None else tuple(int(r) for r in quiet)
     run.log_gaps.extend(data["log_gaps"])
     run.progress_gaps.extend(data.get("progress_gaps", []))  # absent from states saved before it existed
     run.step_ms.extend(data["step_ms"])

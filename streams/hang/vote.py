@@ -9,6 +9,10 @@ longer solo window). The first hang vote of an episode also yields a :class:`Han
 the episode stays open (no further verdicts) until the job makes progress again or a new
 attempt begins.
 
+A quiet period shaped like one of the job's own earlier pauses (the same ranks behind, and the
+job trained again afterwards), or localised to rank 0 alone with no stacks to tell a save from
+a hang, is explained like a checkpoint (``pauses.py``).
+
 Times: ``detected_at`` is the grid point at which the evidence was complete (the vote
 passed); the verdict's ``event_time`` is its emission, the event time of the event that
 made the detector evaluate that grid point. Latency is measured from the true onset to
@@ -19,7 +23,7 @@ emission: all four probes ~35-40 s (three of four agree after the 30 s stall/idl
 and six frozen samples); NVML-only metrics + logs (no stacks, no flight recorder: two
 probes, both needed) ~50-55 s (log silence: 45 s or 3 median gaps); RDMA counters + logs
 (no GPU samples: the compute rails vote alone for the metrics probe) likewise ~50-55 s;
-logs + step progress only ~95-100 s (``solo_silence_s``), and inside an announced
+logs + step progress only ~50-55 s (``solo_silence_s``), and inside an announced
 evaluation not before ``solo_eval_budget_s`` (30 min): from logs alone a long evaluation
 and a hang look the same until one of them ends, so that profile waits rather than
 convicting healthy jobs (the framework's own 600 s watchdog fails a job hung in a
@@ -31,8 +35,9 @@ from __future__ import annotations
 from statistics import median_low
 
 from schemas import Event, HangSignals, HangVerdict, HangVote, derived_id
-from streams.hang.context import current_phase, explained, overrun
-from streams.hang.localize import localize
+from streams.hang.context import PhaseView, current_phase, explained, overrun
+from streams.hang.localize import Source, localize
+from streams.hang.pauses import is_pause, observe, quiet_since_us
 from streams.hang.probes import Probe, run_probes, solo_progress
 from streams.hang.settings import HangSettings
 from streams.hang.silence import silent_nodes, silent_ranks
@@ -73,7 +78,13 @@ def evaluate(state: JobState, now_us: int, s: HangSettings, emit_us: int | None 
     silent = silent_nodes(state, now_us, s)
     excluded = silent_ranks(state, silent)
     view = stack_view(state, now_us, s, excluded)
+    quiet_us = quiet_since_us(state, now_us, s)
+    source = localize(state, now_us, s) if quiet_us is not None else None
+    if source is not None:
+        observe(state, source)
     phase = current_phase(state, now_us, view if view.reporting else None)
+    if phase is None and source is not None and quiet_us is not None and is_pause(state, source, bool(view.reporting)):
+        phase = PhaseView("checkpoint", quiet_us, "history")
     probes = run_probes(state, now_us, s, False, excluded, view)
     solo = solo_progress(probes)
     if overrun(state, phase, now_us, s, solo):  # relaxed changes values, never which probes have data
@@ -84,7 +95,8 @@ def evaluate(state: JobState, now_us: int, s: HangSettings, emit_us: int | None 
     vote = _vote(state, now_us, s, signals, votes, votes >= 1 and votes >= quorum(available, s))
     if not vote.hang or state.run.verdict_open:
         return [vote]
-    return [vote, _verdict(state, now_us, max(now_us, emit_us or now_us), s, probes, signals)]
+    source = source or localize(state, now_us, s)
+    return [vote, _verdict(state, now_us, max(now_us, emit_us or now_us), s, probes, signals, source)]
 
 
 def _vote(state: JobState, now_us: int, s: HangSettings, signals: HangSignals, votes: int,
@@ -106,11 +118,12 @@ def _vote(state: JobState, now_us: int, s: HangSettings, signals: HangSignals, v
 
 
 def _verdict(
-    state: JobState, now_us: int, emit_us: int, s: HangSettings, probes: dict[str, Probe], signals: HangSignals
+    state: JobState, now_us: int, emit_us: int, s: HangSettings, probes: dict[str, Probe], signals: HangSignals,
+    source: Source,
 ) -> HangVerdict:
-    """Build the episode's verdict and open the episode in ``state``."""
+    """Build the episode's verdict (``source``: the localisation at ``now_us``) and open the
+    episode in ``state``."""
     job_id = str(state.job_id)
-    source = localize(state, now_us, s)
     onset_us = estimate_onset(probes, signals, state.run.floor_us)
     if source.silent_since_us is not None:  # a dead node: its silence began the hang
         onset_us = min(onset_us, source.silent_since_us)

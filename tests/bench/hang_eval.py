@@ -37,7 +37,7 @@ import json
 import math
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -53,6 +53,8 @@ TRAP_KINDS = ("checkpoint", "rank0_save", "eval")
 KINDS = HANG_KINDS + TRAP_KINDS
 PROFILES = ("full", "nvml_only", "no_stacks", "no_fr", "nvml_logs", "logs_only")
 WIDE_PROFILES = PROFILES + ("rdma_logs", "mixed")
+SILENT_SHARE = 0.25
+"""Share of healthy fleets whose jobs never announce a save or an evaluation in their log."""
 START_S = 23.0
 """When a simulated job starts training (scheduled 3 s + init 15 s + start 5 s)."""
 
@@ -312,7 +314,9 @@ def healthy_false_verdicts(seed: int, hours: float, settings: HangSettings, wide
 
     Each fleet (2 h, 4 jobs of 2 nodes x 2 GPUs) draws a profile and knobs; every job gets
     heterogeneity, periodic checkpoints and a few evaluations of 2-15 min; one job in four a
-    long synchronous save of 1-5 min. ``wide``: profiles and cadences as ``--wide`` draws them.
+    long synchronous save of 1-5 min. A fleet in four (its own random stream, so the other draws
+    stay as they were) saves and evaluates without announcing it in its log (profile
+    ``<profile>+silent``). ``wide``: profiles and cadences as ``--wide`` draws them.
     ``by_profile`` (if given) receives ``[job-hours, verdicts]`` per profile.
     """
     done, verdicts, notes, i = 0.0, 0, [], 0
@@ -321,10 +325,12 @@ def healthy_false_verdicts(seed: int, hours: float, settings: HangSettings, wide
         profile = rng.choice(WIDE_PROFILES if wide else PROFILES)
         knobs = mixed_knobs(rng) if profile == "mixed" else None
         cadences: dict[str, Any] = draw_cadences(rng) if wide else {}
+        variation = draw_variation(rng, profile, 8, "healthy", knobs)
+        if random.Random(f"hang-eval/silent/{seed}/{i}").random() < SILENT_SHARE:
+            variation, profile = replace(variation, announce=False), f"{profile}+silent"
         config = FleetConfig(nodes=8, gpus_per_node=2, jobs=4, duration_s=7200.0, seed=rng.randrange(10**6),
                              cluster="healthy", checkpoint_every_s=rng.choice([300.0, 600.0]),
-                             checkpoint_duration_s=rng.uniform(10.0, 60.0), **cadences,
-                             variation=draw_variation(rng, profile, 8, "healthy", knobs))
+                             checkpoint_duration_s=rng.uniform(10.0, 60.0), **cadences, variation=variation)
         scenarios: list[Any] = []
         for j in range(config.jobs):
             scenarios.append(sc.Heterogeneity(job=j, spread=rng.uniform(0.0, 0.1)))
@@ -363,6 +369,7 @@ def evaluate(n: int = 45, seed: int = 1, healthy_hours: float = 200.0,
         "scenarios": n, "seed": seed, "hangs": t.hangs, "detected": t.detected,
         "recall": t.detected / t.hangs if t.hangs else None,
         "exact_source_rate": t.exact / t.detected if t.detected else None,
+        "exact_source_rate_node_telemetry": _exact_with_node_telemetry(tally),
         "latency_p50_s": percentile(t.latencies, 50), "latency_p95_s": percentile(t.latencies, 95),
         "latency_max_s": max(t.latencies, default=None),
         "false_verdicts": t.false_verdicts,
@@ -370,10 +377,19 @@ def evaluate(n: int = 45, seed: int = 1, healthy_hours: float = 200.0,
         "by_profile": {p: tally.by_profile[p].figures() for p in WIDE_PROFILES if p in tally.by_profile},
         "by_knob": {k: tally.by_knob[k].figures() for k in sorted(tally.by_knob)},
         "healthy_job_hours": hours, "healthy_false_verdicts": false,
-        "healthy_by_profile": {p: {"job_hours": h[0], "false_verdicts": int(h[1])} for p, h in sorted(healthy.items())},
+        "healthy_by_profile": {p: {"job_hours": h[0], "false_verdicts": int(h[1])}
+                               for p, h in sorted(healthy.items())},
         "false_verdicts_per_1000_job_hours": 1000.0 * false / hours if hours else None,
         "misses": tally.misses + notes,
     }
+
+
+def _exact_with_node_telemetry(tally: Tally) -> float | None:
+    """Exact source among the hangs of jobs with any node-level telemetry (every profile but
+    ``logs_only``: logs and step progress alone stop alike on every rank and name no node)."""
+    cells = [c for p, c in tally.by_profile.items() if p != "logs_only"]
+    detected = sum(c.detected for c in cells)
+    return sum(c.exact for c in cells) / detected if detected else None
 
 
 def _print(result: dict[str, Any]) -> None:

@@ -100,3 +100,66 @@ def test_checkpoint_stuck_in_io_forever_is_a_hang_once_it_overruns() -> None:
     assert at(400 + 300) <= verdict.detected_at <= at(400 + 310)
     assert verdict.signals.stacks_frozen and verdict.signals.log_silent
     assert verdict.source_nodes == ()  # everyone is stuck alike: not single-point
+
+
+def test_a_save_that_begins_as_the_previous_one_completes_keeps_the_job_in_its_checkpoint() -> None:
+    # the next save's start reported before the previous save's completion, in the same instant
+    # the second is a rank-0 save (the others wait in a barrier: a stalled collective), no stacks
+    events = [e for e in stream(JOB, 700, (Episode("checkpoint", 300, 400), Episode("rank0_save", 400, 480)))
+              if e.KIND != "stack_sample"]
+    completed = next(i for i, e in enumerate(events) if getattr(e, "kind", "") == "checkpoint_completed")
+    events.insert(completed, lifecycle(JOB, "checkpoint_started", 400))
+    events.append(lifecycle(JOB, "checkpoint_completed", 480, step=2))
+    out = run(sorted(events, key=lambda e: e.event_time))  # stable: the start stays first
+    assert not verdicts(out)
+
+
+def test_a_duplicated_checkpoint_start_does_not_outlive_its_completion() -> None:
+    events = [e for e in stream(JOB, 900, (Episode("checkpoint", 300, 400), Episode("hang", 420, sources=(2,))))
+              if e.KIND != "stack_sample"]
+    events.append(lifecycle(JOB, "checkpoint_started", 300))  # the same hook delivered twice
+    (verdict,) = verdicts(run(sorted(events, key=lambda e: e.event_time)))
+    assert verdict.detected_at <= at(420 + 60)
+
+
+def test_a_rank0_save_after_an_unannounced_evaluation_gets_its_own_budget() -> None:
+    # a 400 s evaluation (ranks computing, stacks moving, nothing in the log) then a 100 s rank-0
+    # save: the save's budget counts from when the ranks froze in it, not from the evaluation
+    out = run(stream(JOB, 1200, (Episode("eval", 300, 700), Episode("rank0_save", 700, 800))))
+    assert not verdicts(out)
+
+
+def _bare(events: list[Event]) -> list[Event]:
+    """No stacks: a job whose only sign of a save would be its hooks or log lines."""
+    return [e for e in events if e.KIND != "stack_sample"]
+
+
+def test_a_rank0_writer_without_hooks_announcements_or_stacks_is_not_convicted_for_its_own_saves() -> None:
+    # issue 14: without hooks a 4-minute rank-0 save looked like a hang on rank 0 and its node was replaced.
+    # Rank 0 writes 30 s every 300 s (learned), then once for 200 s: the same shape, explained.
+    saves = (Episode("rank0_save", 200, 230), Episode("rank0_save", 500, 530), Episode("rank0_save", 800, 1000))
+    assert not verdicts(run(_bare(stream(JOB, 1300, saves))))
+    assert not verdicts(run(_bare(stream(JOB, 1300, saves[2:]))))  # the first save: rank 0 is where jobs save
+
+
+def test_a_pause_shape_is_learned_from_the_job_itself() -> None:
+    # rank 5 stalls the job for 30 s twice (e.g. a periodic host-side task), then for 200 s
+    stalls = (Episode("hang", 200, 230, sources=(5,)), Episode("hang", 500, 530, sources=(5,)),
+              Episode("hang", 800, 1000, sources=(5,)))
+    assert not verdicts(run(_bare(stream(JOB, 1300, stalls))))
+    (unlearned,) = verdicts(run(_bare(stream(JOB, 1300, stalls[2:]))))
+    assert unlearned.source_ranks == (5,) and unlearned.detected_at <= at(800 + 60)
+
+
+def test_a_hang_elsewhere_in_a_job_with_learned_pauses_is_reported_within_a_minute() -> None:
+    episodes = (Episode("rank0_save", 200, 230), Episode("rank0_save", 500, 530), Episode("hang", 800, sources=(5,)))
+    (verdict,) = verdicts(run(_bare(stream(JOB, 1300, episodes))))
+    assert verdict.detected_at <= at(800 + 60) and verdict.source_ranks == (5,)
+
+
+def test_a_hang_of_the_usual_writer_is_reported_at_the_checkpoint_budget() -> None:
+    s = HangSettings()
+    episodes = (Episode("rank0_save", 200, 230), Episode("rank0_save", 500, 530), Episode("rank0_save", 800))
+    (verdict,) = verdicts(run(_bare(stream(JOB, 1500, episodes)), s))
+    assert at(800 + s.checkpoint_budget_s) <= verdict.detected_at <= at(800 + s.checkpoint_budget_s + 30)
+    assert verdict.source_ranks == (0,)

@@ -178,3 +178,27 @@ def test_an_end_line_naming_another_iteration_ends_a_background_save_not_the_pau
     done = _line(330.0, "  successfully saved checkpoint from iteration 290 to /ckpt/job-0000")
     state = feed(sorted(quiet + lines + [done], key=lambda e: (e.event_time, e.event_id)))
     assert state.run.phase_line is None and state.run.last_log_us == to_us(at(330.0))
+
+
+def test_other_frameworks_announce_their_saves_and_evaluations() -> None:
+    # DeepSpeed's checkpoint engine (runtime/checkpoint_engine/torch_checkpoint_engine.py) and the
+    # Hugging Face Trainer (trainer.py) print these lines; a logs-only job that says so is explained
+    quiet = _logs_steps(stream(JOB, 400, (Episode("checkpoint", 300, lifecycle=False),)))
+    for text, kind in (("[INFO] [logging.py:96:log_dist] [Rank 0] [Torch] Checkpoint global_step290 is about "
+                        "to be saved!", "checkpoint"),
+                       ("Saving model checkpoint to /out/checkpoint-290", "checkpoint"),
+                       ("***** Running Evaluation *****", "eval")):
+        state = feed(sorted(quiet + [_line(300.1, text)], key=lambda e: (e.event_time, e.event_id)))
+        assert state.run.phase_line == kind, text
+    ready = _line(330.0, "[Rank 0] [Torch] Checkpoint global_step290 is ready now!")
+    state = feed(sorted(quiet + [_line(300.1, "[Rank 0] [Torch] Checkpoint global_step290 is about to be saved!"),
+                                 ready],
+                        key=lambda e: (e.event_time, e.event_id)))
+    assert state.run.phase_line is None
+
+
+def test_a_logs_only_hang_is_reported_within_a_minute() -> None:
+    s = HangSettings()
+    (verdict,) = _with_flush(_logs_steps(stream(JOB, 700, HANG)), 700, s)
+    assert (verdict.event_time - at(300)).total_seconds() <= 60
+    assert verdict.signals.log_silent and verdict.source_nodes == ()

@@ -7,10 +7,10 @@ from datetime import timedelta
 import pytest
 from sim_kit import at, of, small
 
-from producers.simulator import Variation, parse_variation
+from producers.simulator import Run, Variation, parse_variation
 from producers.simulator import scenarios as sc
 from producers.simulator.cli import main
-from schemas import CollectiveProgress, GpuSample, JobEvent, NetSample, StackSample, StepProgress
+from schemas import CollectiveProgress, GpuSample, JobEvent, LogLine, NetSample, StackSample, StepProgress
 
 HANG = sc.Hang(job=0, at_s=600, source="single")
 
@@ -32,6 +32,17 @@ def test_missing_hooks_drop_running_and_checkpoint_events_only() -> None:
     kinds = {e.kind for e in of(small(variation=Variation(hooks=False)), JobEvent)}
     assert "scheduled" in kinds
     assert not kinds & {"running", "checkpoint_started", "checkpoint_completed"}
+
+
+def test_unannounced_phases_drop_the_log_lines_and_keep_the_hooks() -> None:
+    def saving(run: Run) -> list[LogLine]:
+        return of(run, LogLine, lambda e: "checkpoint" in e.line)
+
+    assert saving(small(checkpoint_duration_s=30))
+    run = small(variation=Variation(announce=False), checkpoint_duration_s=30)
+    assert not saving(run)
+    assert of(run, JobEvent, lambda e: e.kind == "checkpoint_started")
+    assert parse_variation("announce=false") == Variation(announce=False)
 
 
 def test_async_checkpoint_keeps_training_between_its_hooks() -> None:

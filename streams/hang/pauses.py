@@ -1,0 +1,63 @@
+"""Learned pauses: a job's own unannounced quiet periods, recognised by their shape.
+
+A job that sends no checkpoint hook, prints no "saving checkpoint" line and reports no stacks
+still pauses the same way every time it saves: rank 0 writes (its GPU idle, behind in the
+collectives) while the other ranks wait in a barrier. From the outside that is exactly the
+shape of a hang on rank 0, and a verdict would replace the healthy writer's node. The job's
+history tells them apart: a quiet period that localised to the same ranks before and ended
+with the job training again is the job's own pause. It is explained like a checkpoint (the
+same budget: at least ``checkpoint_budget_s``, ``phase_overrun_factor`` x the job's longest
+earlier quiet period, capped below the watchdog); past it, it is a hang like any other.
+
+Before the job has paused once, rank 0 alone gets the same benefit of the doubt when no stacks
+report (stacks would show its I/O frames or its hang): rank 0 is where frameworks save
+(``if rank == 0: torch.save(...)`` followed by a barrier is the canonical pattern), so a quiet
+period that localises to rank 0 alone is its save until the budget says otherwise.
+
+A hang whose culprit is the job's usual writer is therefore reported at that budget rather
+than within a minute: the price of never convicting the writer for its own saves.
+"""
+
+from __future__ import annotations
+
+from streams.hang.localize import Source
+from streams.hang.settings import HangSettings
+from streams.hang.state import JobState, seconds
+
+
+def shape_key(ranks: tuple[int, ...]) -> str:
+    """The pause table's key for a set of ranks (``"0"``, ``"0,8"``)."""
+    return ",".join(str(r) for r in sorted(ranks))
+
+
+def quiet_since_us(state: JobState, now_us: int, s: HangSettings) -> int | None:
+    """When the job's current quiet period began, if it has lasted half the log-silence window
+    (the length from which a quiet period enters the job's history), else None."""
+    marks = [t for t in (state.run.last_log_us, state.run.last_progress_us) if t is not None]
+    if not marks or now_us - max(marks) < seconds(s.log_silence_s) // 2:
+        return None
+    return max(marks)
+
+
+def observe(state: JobState, source: Source) -> None:
+    """Remember the first ranks the current quiet period localised to (mutates ``state``)."""
+    if source.ranks and state.run.quiet_ranks is None:
+        state.run.quiet_ranks = source.ranks
+
+
+def learn_pause(state: JobState, ranks: tuple[int, ...], duration_s: float) -> None:
+    """A quiet period shaped by ``ranks`` ended with progress: keep its longest duration."""
+    key = shape_key(ranks)
+    state.pauses[key] = max(duration_s, state.pauses.get(key, 0.0))
+
+
+WRITER_RANKS = (0,)
+"""The ranks frameworks save from when only one rank writes."""
+
+
+def is_pause(state: JobState, source: Source, stacks_report: bool) -> bool:
+    """Whether ``source`` names the ranks an earlier pause of the job localised to, or (with no
+    stacks to tell) the canonical writer alone."""
+    if not source.ranks:
+        return False
+    return shape_key(source.ranks) in state.pauses or (not stacks_report and source.ranks == WRITER_RANKS)

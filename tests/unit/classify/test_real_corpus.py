@@ -15,6 +15,7 @@ from tests.bench.classify_real import (
     HOLDOUT4,
     HOLDOUT5,
     HOLDOUT6,
+    HOLDOUT7,
     LATE_SPLITS,
     TARGET_FAMILY_ACCURACY,
     TARGET_FP_RATE,
@@ -156,3 +157,14 @@ def test_holdout6_is_big_unseen_spread_and_has_hard_negatives(corpus: list[RealL
     assert len({e.family for e in sixth if e.category is not None}) >= 8
     assert not {e.url for e in sixth} & {e.url for e in corpus if e.split != HOLDOUT6}
     assert not {e.line for e in sixth} & {e.line for e in corpus if e.split != HOLDOUT6}
+
+
+def test_holdout7_is_big_unseen_spread_and_has_hard_negatives(corpus: list[RealLine]) -> None:
+    """holdout7: >= 200 lines from >= 120 sources found in no other split, ~40% benign, >= 8 fault families."""
+    seventh = [e for e in corpus if e.split == HOLDOUT7]
+    assert len(seventh) >= 200
+    assert len({e.url for e in seventh}) >= 120
+    assert sum(e.category is None for e in seventh) >= 0.35 * len(seventh)
+    assert len({e.family for e in seventh if e.category is not None}) >= 8
+    assert not {e.url for e in seventh} & {e.url for e in corpus if e.split != HOLDOUT7}
+    assert not {e.line for e in seventh} & {e.line for e in corpus if e.split != HOLDOUT7}

@@ -158,6 +158,9 @@ def on_step(state: JobState, event: StepProgress, now_us: int, settings: HangSet
     seen(state, event.node_id, now_us)
     run.saw_steps = True
     run.step_ms.append(event.step_time_ms)
+    latest = run.node_step.get(event.node_id)
+    if latest is None or event.step > latest[0]:
+        run.node_step[event.node_id] = (event.step, now_us)
     if run.max_step is None or event.step > run.max_step:
         _quiet_ended(state, now_us, settings)
         if run.last_progress_us is not None and now_us > run.last_progress_us:

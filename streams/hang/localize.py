@@ -183,10 +183,11 @@ def combine(state: JobState, findings: tuple[Finding, ...], s: HangSettings) -> 
     return Source(ranks, nodes, plain, CONFIDENCE_BY_AGREEING[min(len(named), 3)])
 
 
-def localize(state: JobState, now_us: int, s: HangSettings) -> Source:
-    """Run the four methods on the evidence at event time ``now_us`` and combine them."""
-    silent = silent_nodes(state, now_us, s)
-    excluded = silent_ranks(state, silent)
+def localize(state: JobState, now_us: int, s: HangSettings, skewed: frozenset[str] = frozenset()) -> Source:
+    """Run the four methods on the evidence at event time ``now_us`` and combine them
+    (``skewed``: nodes whose clocks are off the job's, left out: their evidence is from another moment)."""
+    silent = silent_nodes(state, now_us, s, skewed)
+    excluded = silent_ranks(state, silent) | silent_ranks(state, skewed)
     view = stack_view(state, now_us, s, excluded)
     findings = (
         collective_lag(state, now_us, s, excluded),

@@ -202,6 +202,13 @@ class HangSettings(BaseModel):
     node is evidence and names the source. 20 s is four missed 5 s samples; its ranks are
     then left out of the other probes instead of voting with stale data for 60 s."""
 
+    skew_tolerance_s: float = Field(default=15.0, gt=0)
+    """A node whose clock is off the job's by more than this (estimated from the steps its
+    ranks report against the other nodes', ``skew.py``) is left out of the probes and the
+    localisation: its evidence describes another moment, and mixed with the others' it names
+    the wrong ranks. NTP keeps clocks within milliseconds and the ranks of a synchronous job
+    finish a step together; 15 s leaves room for step reports every 10 steps of a 1 s loop."""
+
     # --- lifecycle context ---------------------------------------------------------
     watchdog_s: float = Field(default=600.0, gt=0)
     """PyTorch ProcessGroupNCCL's default collective timeout. A hang inside a phase would

@@ -9,18 +9,22 @@ probes, which then see the surviving ranks waiting for it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from streams.hang.settings import HangSettings
 from streams.hang.state import JobState, seconds
 
 
-def silent_nodes(state: JobState, now_us: int, s: HangSettings) -> dict[str, int]:
+def silent_nodes(state: JobState, now_us: int, s: HangSettings,
+                 skewed: frozenset[str] = frozenset()) -> dict[str, int]:
     """Silent node -> the last event time it reported, at event time ``now_us``.
 
     Silent: not heard from for ``node_silence_s`` while another node of the job was heard
     from within ``node_silence_s / 2`` (so a job-wide stop, or the end of the data, names
-    nobody). Nodes never heard from in this attempt are not judged.
+    nobody). Nodes never heard from in this attempt are not judged, nor are ``skewed`` nodes
+    (their clocks are off the job's: their event times say nothing about when they spoke).
     """
-    seen = state.run.node_seen_us
+    seen = {n: t for n, t in state.run.node_seen_us.items() if n not in skewed}
     limit = seconds(s.node_silence_s)
     alive = [n for n, t in seen.items() if now_us - t <= limit // 2]
     if not alive:
@@ -28,6 +32,7 @@ def silent_nodes(state: JobState, now_us: int, s: HangSettings) -> dict[str, int
     return {n: t for n, t in sorted(seen.items()) if now_us - t >= limit}
 
 
-def silent_ranks(state: JobState, nodes: dict[str, int]) -> frozenset[int]:
+def silent_ranks(state: JobState, nodes: Iterable[str]) -> frozenset[int]:
     """The ranks placed on ``nodes``."""
+    nodes = set(nodes)
     return frozenset(r for r, n in state.placement.items() if n in nodes)

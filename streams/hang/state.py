@@ -22,6 +22,8 @@ NetPoint = tuple[int, int]
 MAX_POINTS = 256
 """Hard cap per buffer, on top of time pruning, in case a producer samples very fast."""
 MAX_GAPS = 32
+SKEW_ESTIMATES = 6
+"""Clock-offset estimates kept per node (their median is the node's offset; see skew.py)."""
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -79,6 +81,10 @@ class AttemptState:
     stacks: dict[int, StackRun] = field(default_factory=dict)
     colls: dict[tuple[int, str], Snapshot] = field(default_factory=dict)
     node_seen_us: dict[str, int] = field(default_factory=dict)
+    node_step: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Node -> its latest reported step and that report's event time (us)."""
+    offsets_s: dict[str, deque[float]] = field(default_factory=dict)
+    """Node -> its recent clock-offset estimates in seconds (see ``skew.py``)."""
     """Latest event time any source of each node reported (node silence)."""
     last_log_us: int | None = None
     phase_line: str | None = None
@@ -181,6 +187,8 @@ def _dump_run(run: AttemptState) -> JsonData:
         "stacks": [[r, dict(vars(s))] for r, s in sorted(run.stacks.items())],
         "colls": [[r, g, dict(vars(s))] for (r, g), s in sorted(run.colls.items())],
         "node_seen_us": [[n, t] for n, t in sorted(run.node_seen_us.items())],
+        "node_step": [[n, st, t] for n, (st, t) in sorted(run.node_step.items())],
+        "offsets_s": [[n, list(v)] for n, v in sorted(run.offsets_s.items())],
         "last_log_us": run.last_log_us,
         "phase_line": run.phase_line,
         "phase_depth": run.phase_depth,
@@ -228,6 +236,8 @@ def _load_run(data: JsonData) -> AttemptState:
         stacks={int(r): StackRun(**s) for r, s in data["stacks"]},
         colls={(int(r), str(g)): Snapshot(**s) for r, g, s in data["colls"]},
         node_seen_us={str(n): int(t) for n, t in data["node_seen_us"]},
+        node_step={str(n): (int(st), int(t)) for n, st, t in data.get("node_step", [])},  # absent from older states
+        offsets_s={str(n): deque((float(x) for x in v), maxlen=SKEW_ESTIMATES) for n, v in data.get("offsets_s", [])},
     )
     for name in ("last_log_us", "saw_steps", "max_step", "last_progress_us", "floor_us",
                  "verdict_open", "verdict_step", "verdict_us", "phase_line", "hook_step"):

@@ -13,6 +13,9 @@ A quiet period shaped like one of the job's own earlier pauses (the same ranks b
 job trained again afterwards), or localised to rank 0 alone with no stacks to tell a save from
 a hang, is explained like a checkpoint (``pauses.py``).
 
+Nodes whose clocks are off the job's (``skew.py``) are left out of the probes and the
+localisation and named in the verdict with their offsets.
+
 Times: ``detected_at`` is the grid point at which the evidence was complete (the vote
 passed); the verdict's ``event_time`` is its emission, the event time of the event that
 made the detector evaluate that grid point. Latency is measured from the true onset to
@@ -32,6 +35,7 @@ collective first).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from statistics import median_low
 
 from schemas import Event, HangSignals, HangVerdict, HangVote, derived_id
@@ -41,6 +45,7 @@ from streams.hang.pauses import is_pause, observe, quiet_since_us
 from streams.hang.probes import Probe, run_probes, solo_progress
 from streams.hang.settings import HangSettings
 from streams.hang.silence import silent_nodes, silent_ranks
+from streams.hang.skew import estimate, skew_finding, skewed_nodes
 from streams.hang.stackview import stack_view
 from streams.hang.state import JobState, from_us, seconds
 
@@ -75,11 +80,14 @@ def evaluate(state: JobState, now_us: int, s: HangSettings, emit_us: int | None 
     ``now_us``). Mutates ``state`` only to open a verdict episode. Requires ``state.job_id``
     and ``state.cluster`` (the detector only calls it for placed, non-terminal jobs).
     """
-    silent = silent_nodes(state, now_us, s)
-    excluded = silent_ranks(state, silent)
+    estimate(state, now_us, s)
+    skewed = skewed_nodes(state, s)
+    off_clock = frozenset(skewed)
+    silent = silent_nodes(state, now_us, s, off_clock)
+    excluded = silent_ranks(state, silent) | silent_ranks(state, off_clock)
     view = stack_view(state, now_us, s, excluded)
     quiet_us = quiet_since_us(state, now_us, s)
-    source = localize(state, now_us, s) if quiet_us is not None else None
+    source = localize(state, now_us, s, off_clock) if quiet_us is not None else None
     if source is not None:
         observe(state, source)
     phase = current_phase(state, now_us, view if view.reporting else None)
@@ -95,7 +103,9 @@ def evaluate(state: JobState, now_us: int, s: HangSettings, emit_us: int | None 
     vote = _vote(state, now_us, s, signals, votes, votes >= 1 and votes >= quorum(available, s))
     if not vote.hang or state.run.verdict_open:
         return [vote]
-    source = source or localize(state, now_us, s)
+    source = source or localize(state, now_us, s, off_clock)
+    if skewed:
+        source = replace(source, findings=(*source.findings, skew_finding(skewed)))
     return [vote, _verdict(state, now_us, max(now_us, emit_us or now_us), s, probes, signals, source)]
 
 

@@ -15,7 +15,8 @@ variation knobs of ``producers.simulator.Variation``:
   recorder), ``nvml_logs`` (NVML metrics + logs, no stacks, no flight recorder),
   ``logs_only`` (logs + step progress);
 - knobs: real waiter frames, no lifecycle hooks, asynchronous periodic checkpoints, rank-0
-  checkpoint writer, storage traffic on an IB port, one node's clock skewed by up to 5 s.
+  checkpoint writer, storage traffic on an IB port, one node's clock skewed by up to 5 s, or
+  (one run in five of jobs of 3+ nodes) by 30-120 s (tag ``skew_s>15``).
 
 Figures: recall, exact source, latency p50/p95 from the true onset to the verdict's emission
 (its event time), false verdicts per condition, per profile and per knob, and a healthy
@@ -36,7 +37,7 @@ import argparse
 import json
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -44,15 +45,19 @@ from typing import Any
 from producers.simulator import FleetConfig, Variation, simulate
 from producers.simulator import scenarios as sc
 from schemas import Event, GpuSample, HangVerdict, JobEvent, NetSample
+from streams.core.reorder import ReorderBuffer
 from streams.hang.detector import HangDetector
 from streams.hang.settings import HangSettings
 from streams.hang.state import JobState
+from streams.settings import DetectionSettings
 
 HANG_KINDS = ("single", "two", "uniform", "dead_node", "one_node", "async_ckpt")
 TRAP_KINDS = ("checkpoint", "rank0_save", "eval")
 KINDS = HANG_KINDS + TRAP_KINDS
 PROFILES = ("full", "nvml_only", "no_stacks", "no_fr", "nvml_logs", "logs_only")
 WIDE_PROFILES = PROFILES + ("rdma_logs", "mixed")
+BIG_SKEW_SHARE = 0.2
+"""Share of multi-node runs (3+ nodes) with one node's clock 30-120 s off."""
 SILENT_SHARE = 0.25
 """Share of healthy fleets whose jobs never announce a save or an evaluation in their log."""
 START_S = 23.0
@@ -79,7 +84,7 @@ def knob_tags(config: FleetConfig) -> tuple[str, ...]:
     v, default, ideal = config.variation, Variation(), FleetConfig(nodes=1)
     tags = [f.name if isinstance(getattr(v, f.name), bool) else f"{f.name}={getattr(v, f.name)}"
             for f in fields(v) if getattr(v, f.name) != getattr(default, f.name) and f.name != "skew_node"]
-    tags = [t.split("=")[0] if t.startswith("skew_s") else t for t in tags]
+    tags = [("skew_s>15" if abs(v.skew_s) > 15 else "skew_s") if t.startswith("skew_s") else t for t in tags]
     tags += [f"{name}={getattr(config, name):g}" for name in CADENCES
              if getattr(config, name) != getattr(ideal, name)]
     return tuple(tags)
@@ -138,10 +143,20 @@ def draw_case(seed: int, index: int) -> Case:
     ckpt_s = rng.uniform(20.0, 60.0) if kind != "async_ckpt" else rng.uniform(60.0, 180.0)
     config = FleetConfig(nodes=nodes, gpus_per_node=8, jobs=1, duration_s=duration,
                          seed=rng.randrange(1_000_000), cluster="eval", checkpoint_every_s=every,
-                         checkpoint_duration_s=ckpt_s, variation=draw_variation(rng, profile, nodes, kind))
+                         checkpoint_duration_s=ckpt_s, variation=_big_skew(seed, index, nodes,
+                                                                           draw_variation(rng, profile, nodes, kind)))
     at_s = rng.uniform(240.0, duration - 700.0)
     noise = sc.Heterogeneity(job=0, spread=rng.uniform(0.0, 0.1))
     return Case(kind, profile, config, (noise, _injected(kind, rng, at_s, every, ckpt_s, nodes)))
+
+
+def _big_skew(seed: int, index: int, nodes: int, variation: Variation) -> Variation:
+    """One run in five of a multi-node job gets one node whose clock is 30-120 s off (its own
+    random stream: the other draws stay as they were)."""
+    rng = random.Random(f"hang-eval/big-skew/{seed}/{index}")
+    if nodes < 3 or rng.random() >= BIG_SKEW_SHARE:
+        return variation
+    return replace(variation, skew_node=rng.randrange(nodes), skew_s=rng.choice([-1, 1]) * rng.uniform(30.0, 120.0))
 
 
 def draw_wide_case(seed: int, index: int) -> Case:
@@ -202,11 +217,24 @@ def route(events: Iterable[Event]) -> dict[str, list[Event]]:
     return by_job
 
 
+def released(events: Iterable[Event]) -> Iterator[Event]:
+    """``events`` in the order the job pipeline's reorder buffer releases them (default settings)."""
+    d = DetectionSettings()
+    lateness, max_skew, path_skew = (timedelta(seconds=x) for x in (d.lateness_s, d.max_skew_s, d.path_skew_s))
+    buffer = ReorderBuffer()
+    for event in events:
+        yield from buffer.push(event, lateness, max_skew, path_skew)
+    yield from buffer.drain()
+
+
 def detect(events: Sequence[Event], settings: HangSettings, until: datetime | None = None,
            tick_s: float | None = None) -> list[HangVerdict]:
     """Run one job's events through a fresh detector; its verdicts.
 
-    Like the streaming shell, the detector is also flushed as the stream's clock advances
+    Events pass through the job pipeline's reorder buffer first (:func:`released`): a node
+    whose clock is off sends its events in true order with shifted times, and the buffer holds
+    an ahead node's events back while it passes those of a node far behind on as late. Like the
+    streaming shell, the detector is also flushed as the stream's clock advances
     (every ``tick_s`` of event time, default ``eval_every_s``, up to ``until``, default the
     last event): a job that has gone completely silent still gets evaluated.
     """
@@ -215,6 +243,7 @@ def detect(events: Sequence[Event], settings: HangSettings, until: datetime | No
     out: list[Event] = []
     if not events:
         return []
+    events = list(released(events))
     tick = timedelta(seconds=tick_s or settings.eval_every_s)
     end = until or max(e.event_time for e in events[-50:])
     clock = events[0].event_time

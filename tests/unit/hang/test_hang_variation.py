@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from hang_kit import WAIT, Episode, Job, at, lifecycle, run, stream, verdicts, votes
 
-from schemas import Event, GpuSample, NetPort, NetSample, StackSample
+from producers.simulator import FleetConfig, Variation, simulate
+from producers.simulator import scenarios as sc
+from schemas import Event, GpuSample, HangVerdict, NetPort, NetSample, StackSample
 from streams.hang import HangSettings
 from streams.hang.probes import metrics_idle
 from streams.hang.state import to_us
+from tests.bench.hang_eval import detect, route
 from tests.unit.hang.test_hang_probes import feed
 
 JOB = Job()
@@ -129,3 +132,27 @@ def test_checkpoint_hook_with_steps_advancing_is_asynchronous() -> None:
     assert not verdicts(out)
     late = [v for v in votes(out) if v.window_end >= at(260)]
     assert late and all(v.signals.log_silent is False for v in late)  # not masked: really active
+
+
+def _skewed_hang(skew_s: float) -> tuple[HangVerdict, ...]:
+    """4 nodes x 8 GPUs, node-0002's clock ``skew_s`` off, rank 3 (node-0001) hangs at 700 s."""
+    config = FleetConfig(nodes=4, gpus_per_node=8, jobs=1, duration_s=1100, seed=0, cluster="skew",
+                         variation=Variation(skew_node=1, skew_s=skew_s))
+    events = sorted(route(simulate(config, [sc.Hang(job=0, at_s=700, source="single", ranks=(3,))]).events)
+                    ["job-0000"], key=lambda e: e.event_time)  # event-time order, as the reorder buffer releases
+    return tuple(detect(events, HangSettings(), until=config.at(config.duration_ms)))
+
+
+def test_a_node_whose_clock_is_off_is_left_out_and_the_source_still_found() -> None:
+    # issue 14: one node 90 s ahead (or behind) made healthy ranks look behind or still busy
+    for skew_s in (90.0, -90.0):
+        (verdict,) = _skewed_hang(skew_s)
+        assert verdict.source_nodes == ("node-0001",), skew_s
+        (note,) = [f for f in verdict.localization if f.method == "clock_skew"]
+        assert "node-0002 clock " + ("+" if skew_s > 0 else "-") in note.detail
+
+
+def test_clocks_a_few_seconds_apart_are_not_skew() -> None:
+    (verdict,) = _skewed_hang(3.0)
+    assert verdict.source_nodes == ("node-0001",)
+    assert not [f for f in verdict.localization if f.method == "clock_skew"]

@@ -166,17 +166,19 @@ def replay(source: Path | Sequence[Path], output: IO[bytes], settings: Detection
     readers = [_Reader(p, timedelta(seconds=window_s), letters, result, i) for i, p in enumerate(paths)]
     merged = heapq.merge(*(r.events() for r in readers))
     runner = LocalRunner(topology.build(settings or DetectionSettings()))
-    last: datetime | None = None
+    last: Event | None = None
     for count, (_, _, _, _, event) in enumerate(merged, start=1):
         if letters:
             _write(output, letters, result)
-        _write_derived(output, runner.feed(event), result)
-        last = event.event_time
+        derived = runner.feed(event)
+        if derived:
+            _write_derived(output, derived, result)
+        last = event
         if progress is not None and count % 20_000 == 0:
             progress(result.events, sum(r.bytes_read for r in readers))
     _write(output, letters, result)
     if last is not None:
-        _write_derived(output, runner.flush(last), result)
+        _write_derived(output, runner.flush(last.event_time), result)
     if progress is not None:
         progress(result.events, sum(r.bytes_read for r in readers))
     return result

@@ -97,13 +97,15 @@ class JobPipeline:
         self.lateness = timedelta(seconds=lateness_s)
         self.max_skew = timedelta(seconds=max_skew_s)
         self.path_skew = timedelta(seconds=path_skew_s)
+        self._bounds_us = tuple(d // timedelta(microseconds=1) for d in (self.lateness, self.max_skew, self.path_skew))
+        """(lateness, max skew, path skew) in µs, as the buffer's per-event push takes them."""
 
     def initial(self) -> JobState:
         return JobState(ReorderBuffer(), self.stages.initial())
 
     def step(self, state: JobState, event: Event) -> tuple[JobState, list[Event]]:
         outputs: list[Event] = []
-        for ready in state.buffer.push(event, self.lateness, self.max_skew, self.path_skew):
+        for ready in state.buffer.push_us(event, *self._bounds_us):
             self._process(state, ready, outputs)
         return state, outputs
 

@@ -70,17 +70,6 @@ def _held(event: Event, arrival: int) -> Held:
     return (time_us(event.event_time), event.schema_, event.event_id, arrival, event)
 
 
-def periodic_source(event: Event) -> tuple[str, str] | None:
-    """(path, source) of an event's periodic source (kind and node), or None for sporadic events.
-
-    One source per kind and node: nodes' samples are re-keyed through different partitions,
-    so one node's newer sample says nothing about another's."""
-    path = PATH_OF_KIND.get(event.KIND)
-    if path is None:
-        return None
-    return path, f"{event.KIND}|{getattr(event, 'node_id', '')}"
-
-
 Slowest = dict[str, list[tuple[int, str]]]
 """Per path, a min-heap of (latest time in µs, source)."""
 
@@ -121,30 +110,40 @@ class ReorderBuffer:
     def push(self, event: Event, lateness: timedelta, max_skew: timedelta = timedelta(seconds=60),
              path_skew: timedelta = timedelta(seconds=300)) -> list[Event]:
         """Add ``event``; return the events now safe to process, in order."""
+        return self.push_us(event, lateness // _US, max_skew // _US, path_skew // _US)
+
+    def push_us(self, event: Event, lateness_us: int, max_skew_us: int, path_skew_us: int) -> list[Event]:
+        """:meth:`push` with the durations in integer microseconds (the per-event path)."""
         t_us = time_us(event.event_time)
         if self.released_to_us is not None and t_us < self.released_to_us:
             self.late += 1
             self._track(event, t_us)  # a path whose first events came late must still hold the watermark from now on
             return [event]
-        same = self._by_id.get(event.event_id)
+        event_id = event.event_id
+        same = self._by_id.get(event_id)
         if same is not None and same == event:  # redelivered (a producer retry, a re-read after a crash)
             self.duplicates += 1
             return []
         self.arrivals += 1
-        self._by_id[event.event_id] = event
-        heapq.heappush(self.held, (t_us, event.schema_, event.event_id, self.arrivals, event))
+        self._by_id[event_id] = event
+        heapq.heappush(self.held, (t_us, event.schema_, event_id, self.arrivals, event))
         if self.max_seen_us is None or t_us > self.max_seen_us:
             self.max_seen_us = t_us
         self._track(event, t_us)
-        mark_us = self._watermark_us(self.max_seen_us, max_skew // _US, path_skew // _US)
-        return self._release(mark_us - lateness // _US)
+        limit_us = self._watermark_us(self.max_seen_us, max_skew_us, path_skew_us) - lateness_us
+        if self.held[0][0] > limit_us:
+            return []  # nothing due: most pushes
+        return self._release(limit_us)
 
     def _track(self, event: Event, t_us: int) -> None:
-        """Advance the latest time of ``event``'s periodic source (if it has one)."""
-        periodic = periodic_source(event)
-        if periodic is None:
+        """Advance the latest time of ``event``'s periodic source, if it has one.
+
+        One source per periodic kind and node (``kind|node``): nodes' samples are re-keyed
+        through different partitions, so one node's newer sample says nothing about another's."""
+        path = PATH_OF_KIND.get(event.KIND)
+        if path is None:
             return
-        path, source = periodic
+        source = f"{event.KIND}|{getattr(event, 'node_id', '')}"
         latest = self.source_max_us.get(source)
         if latest is None or t_us > latest:
             self.source_max_us[source] = t_us

@@ -96,11 +96,12 @@ def _judge(
     observations (empty if the window was skipped or no node is warm)."""
     rule = settings.rule(mw.metric)
     levels = _levels(state, mw)
-    groups = groups_of(rule, levels, settings.peer_band, settings.min_nodes - 1)
     usual = _usual(state, settings, mw)
     now, ref = positions(rule, mw.values, usual, settings.min_nodes)
-    observations = (score_positions(rule, mw.values, now, ref, usual, groups)
-                    if len(usual) >= settings.min_nodes else {})
+    observations: dict[str, Observation] = {}
+    if len(usual) >= settings.min_nodes:  # peers only when scored: grouping is quadratic in the nodes
+        groups = groups_of(rule, levels, settings.peer_band, settings.min_nodes - 1)
+        observations = score_positions(rule, mw.values, now, ref, usual, groups)
     if scattered(rule, observations):
         return {}
     verdicts: dict[str, Verdict] = {

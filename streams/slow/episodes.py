@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 
 from schemas import SlowNode, derived_id
 from streams.slow.robust import median, ratio
-from streams.slow.scoring import Observation, Verdict, groups_of, judge, positions, scattered, score_positions
+from streams.slow.scoring import Observation, Verdict, judge, positions, scattered, score_positions
 from streams.slow.settings import FAMILIES, SlowSettings
 from streams.slow.state import JobState
 from streams.slow.track import Episode, NodeTrack
@@ -99,9 +99,9 @@ def _judge(
     usual = _usual(state, settings, mw)
     now, ref = positions(rule, mw.values, usual, settings.min_nodes)
     observations: dict[str, Observation] = {}
-    if len(usual) >= settings.min_nodes:  # peers only when scored: grouping is quadratic in the nodes
-        groups = groups_of(rule, levels, settings.peer_band, settings.min_nodes - 1)
-        observations = score_positions(rule, mw.values, now, ref, usual, groups)
+    if len(usual) >= settings.min_nodes:
+        observations = score_positions(rule, mw.values, now, ref, usual, levels, settings.peer_band,
+                                       settings.min_nodes - 1)
     if scattered(rule, observations):
         return {}
     verdicts: dict[str, Verdict] = {

@@ -124,11 +124,13 @@ class Event(BaseModel):
             value = values[name]
             if not isinstance(value, datetime):
                 continue
-            utc = value.utcoffset() == _ZERO  # the wire's ``Z``: then the year alone tells the range,
-            # EARLIEST and LATEST being the first instants of UTC years (cheaper than aware comparisons)
+            normalised = value.tzinfo is UTC
+            utc = normalised or value.utcoffset() == _ZERO  # the wire's ``Z``: then the year alone
+            # tells the range, EARLIEST and LATEST being the first instants of UTC years
             if not (_FIRST_YEAR <= value.year < _END_YEAR if utc else EARLIEST <= value < LATEST):
                 raise ValueError(f"{name} {value.isoformat()} is outside {EARLIEST.year}..{LATEST.year - 1}")
-            if not utc:
+            if not normalised:  # ``datetime.UTC`` itself, not the parser's equivalent zone: arithmetic
+                # and comparisons with the pipeline's own UTC times then skip the zones' offset calls
                 object.__setattr__(self, name, _to_utc(value))
         return self
 

@@ -90,14 +90,23 @@ TELEMETRY_TOPICS = tuple(
 DERIVED_TOPICS = tuple(s.name for s in TOPICS if s.name not in TELEMETRY_TOPICS and not s.internal)
 
 
+_PUBLIC_TOPIC_OF: dict[type[Event], TopicSpec] = {}
+"""The first public topic carrying each kind, by exact class (one lookup per event, not a scan)."""
+for _spec in TOPICS:
+    for _kind in _spec.kinds:
+        if not _spec.internal:
+            _PUBLIC_TOPIC_OF.setdefault(_kind, _spec)
+
+
 def topic_for(event: Event) -> TopicSpec:
     """The topic an event is published to; kernel/system log lines go to ``telemetry.kernel``."""
-    if isinstance(event, LogLine):
+    kind = type(event)
+    spec = _PUBLIC_TOPIC_OF.get(kind)
+    if (spec is None or kind is LogLine) and isinstance(event, LogLine):
         return BY_NAME["telemetry.kernel" if event.source in ("kernel", "system") else "telemetry.log"]
-    for spec in TOPICS:
-        if type(event) in spec.kinds and not spec.internal:
-            return spec
-    raise KeyError(f"no topic carries {type(event).__name__}")
+    if spec is None:
+        raise KeyError(f"no topic carries {kind.__name__}")
+    return spec
 
 
 def physical(name: str, namespace: str = DEFAULT_NAMESPACE) -> str:

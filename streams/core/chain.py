@@ -31,6 +31,8 @@ class Stages:
 
     def __init__(self, detectors: Sequence[Detector[Any]]) -> None:
         self.detectors = list(detectors)
+        self._steps = [d.step for d in self.detectors]
+        """The detectors' bound ``step`` methods, looked up once (this runs for every event)."""
 
     def initial(self) -> list[Any]:
         return [d.initial() for d in self.detectors]
@@ -38,15 +40,16 @@ class Stages:
     def step(self, states: list[Any], event: Event) -> list[Event]:
         """Feed ``event`` through every stage, mutating ``states``; returns all outputs."""
         outputs: list[Event] = []
-        for i, detector in enumerate(self.detectors):
-            state, out = detector.step(states[i], event)
+        for i, step in enumerate(self._steps):
+            state, out = step(states[i], event)
             produced = _events(out) if out else []
             for item in outputs:  # what the detectors before this one made (not its own outputs)
-                state, out = detector.step(state, item)
+                state, out = step(state, item)
                 if out:
                     produced.extend(_events(out))
             states[i] = state
-            outputs.extend(produced)
+            if produced:
+                outputs.extend(produced)
         return outputs
 
     def flush(self, states: list[Any], now: datetime) -> list[Event]:
@@ -94,24 +97,29 @@ class JobPipeline:
         self.lateness = timedelta(seconds=lateness_s)
         self.max_skew = timedelta(seconds=max_skew_s)
         self.path_skew = timedelta(seconds=path_skew_s)
+        self._bounds_us = tuple(d // timedelta(microseconds=1) for d in (self.lateness, self.max_skew, self.path_skew))
+        """(lateness, max skew, path skew) in µs, as the buffer's per-event push takes them."""
 
     def initial(self) -> JobState:
         return JobState(ReorderBuffer(), self.stages.initial())
 
     def step(self, state: JobState, event: Event) -> tuple[JobState, list[Event]]:
         outputs: list[Event] = []
-        for ready in state.buffer.push(event, self.lateness, self.max_skew, self.path_skew):
-            outputs.extend(self._process(state, ready))
+        for ready in state.buffer.push_us(event, *self._bounds_us):
+            self._process(state, ready, outputs)
         return state, outputs
 
-    def _process(self, state: JobState, event: Event) -> list[Event]:
-        passed: list[Event] = [event] if isinstance(event, JobEvent) else []
-        return passed + self.stages.step(state.stages, event)
+    def _process(self, state: JobState, event: Event, outputs: list[Event]) -> None:
+        """Run one released event through the stages, appending to ``outputs`` the event
+        itself if it is a ``job_event``, then what the detectors made of it."""
+        if isinstance(event, JobEvent):
+            outputs.append(event)
+        outputs.extend(self.stages.step(state.stages, event))
 
     def flush(self, state: JobState, now: datetime) -> tuple[JobState, list[Event]]:
         outputs: list[Event] = []
         for ready in state.buffer.drain():
-            outputs.extend(self._process(state, ready))
+            self._process(state, ready, outputs)
         outputs.extend(self.stages.flush(state.stages, now))
         return state, outputs
 

@@ -1,39 +1,37 @@
 """Dispatch on an event's kind in one dict lookup.
 
-Event models are pydantic classes, whose metaclass is an ``ABCMeta``: every ``isinstance``
-against them goes through the ABC machinery. A detector that tests each event against a chain
-of kinds pays that several times per event, for every event of the job, most of which it
-ignores. :class:`KindTable` answers the same question with one lookup by the event's exact
-class, remembering the answer for classes it was not given (a subclass gets the entry of its
-first listed base, as the ``isinstance`` chain it replaces would give it).
-"""
+A detector that tests each event against a chain of kinds (``isinstance`` after
+``isinstance``) pays for every test, for every event of the job, most of which it ignores.
+:class:`KindTable` answers the same question with one lookup by the event's exact class,
+remembering the answer for classes it was not given (a subclass gets the entry of its first
+listed base, as the ``isinstance`` chain it replaces would give it)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 V = TypeVar("V")
 
 
-class KindTable(Generic[V]):
-    """``entries`` (class, value) in priority order; ``default`` for a class none of them matches."""
+class KindTable(dict[type, V]):
+    """``entries`` (class, value) in priority order; ``default`` for a class none of them matches.
+
+    A dict by exact class, so a lookup of a known class is one C-level dict lookup (no Python
+    call); a class seen for the first time is resolved by :meth:`__missing__` and remembered."""
 
     def __init__(self, entries: Iterable[tuple[type, V]], default: V) -> None:
+        super().__init__()
         self._entries = tuple(entries)
         self._default = default
-        self._memo: dict[type, V] = {}
         for kind, value in self._entries:
-            self._memo.setdefault(kind, value)
+            self.setdefault(kind, value)
 
-    def __getitem__(self, kind: type) -> V:
+    def __missing__(self, kind: type) -> V:
         """The value of the first entry ``kind`` is a subclass of, else the default."""
-        try:
-            return self._memo[kind]
-        except KeyError:
-            value = next((v for base, v in self._entries if issubclass(kind, base)), self._default)
-            self._memo[kind] = value
-            return value
+        value = next((v for base, v in self._entries if issubclass(kind, base)), self._default)
+        self[kind] = value
+        return value
 
 
 def kinds(*classes: type) -> KindTable[bool]:

@@ -70,29 +70,26 @@ def _held(event: Event, arrival: int) -> Held:
     return (time_us(event.event_time), event.schema_, event.event_id, arrival, event)
 
 
-def source_of(event: Event) -> str | None:
-    """The periodic source an event belongs to (kind and node), or None for sporadic events.
-
-    One source per kind and node: nodes' samples are re-keyed through different partitions,
-    so one node's newer sample says nothing about another's."""
-    if event.KIND not in PERIODIC_KINDS:
-        return None
-    return f"{event.KIND}|{getattr(event, 'node_id', '')}"
+Slowest = dict[str, list[tuple[int, str]]]
+"""Per path, a min-heap of (latest time in µs, source)."""
 
 
 @dataclass
 class ReorderBuffer:
-    """Pending events of one key plus its watermark; JSON-serialisable via dump/load."""
+    """Pending events of one key plus its watermark; JSON-serialisable via dump/load.
+
+    Every time inside is integer microseconds since the epoch (``*_us``): one conversion per
+    event, and integer comparisons in the heaps instead of aware datetimes."""
 
     held: list[Held] = field(default_factory=list)
-    max_seen: datetime | None = None
-    released_to: datetime | None = None
+    max_seen_us: int | None = None
+    released_to_us: int | None = None
     late: int = 0
     arrivals: int = 0
-    source_max: dict[str, datetime] = field(default_factory=dict)
-    path_max: dict[str, datetime] = field(default_factory=dict)
-    _slowest: dict[str, list[tuple[datetime, str]]] = field(default_factory=dict)
-    """Per path, a min-heap of (time, source); an entry is current iff its time is ``source_max[source]``."""
+    source_max_us: dict[str, int] = field(default_factory=dict)
+    path_max_us: dict[str, int] = field(default_factory=dict)
+    _slowest: Slowest = field(default_factory=dict)
+    """Per path, a min-heap of (time, source); an entry is current iff its time is ``source_max_us[source]``."""
     duplicates: int = 0
     """Events dropped because an equal event (same id and content) was still held."""
     _by_id: dict[str, Event] = field(default_factory=dict)
@@ -100,94 +97,120 @@ class ReorderBuffer:
     (event ids are unique per the contract). One re-read after its original was released
     is late instead, and processed again."""
 
+    @property
+    def max_seen(self) -> datetime | None:
+        """The newest event time pushed (None before the first event)."""
+        return None if self.max_seen_us is None else from_us(self.max_seen_us)
+
+    @property
+    def released_to(self) -> datetime | None:
+        """The event time of the last event released in order (None before the first)."""
+        return None if self.released_to_us is None else from_us(self.released_to_us)
+
     def push(self, event: Event, lateness: timedelta, max_skew: timedelta = timedelta(seconds=60),
              path_skew: timedelta = timedelta(seconds=300)) -> list[Event]:
         """Add ``event``; return the events now safe to process, in order."""
-        time = event.event_time
-        if self.released_to is not None and time < self.released_to:
+        return self.push_us(event, lateness // _US, max_skew // _US, path_skew // _US)
+
+    def push_us(self, event: Event, lateness_us: int, max_skew_us: int, path_skew_us: int) -> list[Event]:
+        """:meth:`push` with the durations in integer microseconds (the per-event path)."""
+        t_us = time_us(event.event_time)
+        if self.released_to_us is not None and t_us < self.released_to_us:
             self.late += 1
-            self._track(event)  # a path whose first events came late must still hold the watermark from now on
+            self._track(event, t_us)  # a path whose first events came late must still hold the watermark from now on
             return [event]
-        if self._by_id.get(event.event_id) == event:  # redelivered (a producer retry, a re-read after a crash)
+        event_id = event.event_id
+        same = self._by_id.get(event_id)
+        if same is not None and same == event:  # redelivered (a producer retry, a re-read after a crash)
             self.duplicates += 1
             return []
         self.arrivals += 1
-        self._by_id[event.event_id] = event
-        heapq.heappush(self.held, _held(event, self.arrivals))
-        if self.max_seen is None or time > self.max_seen:
-            self.max_seen = time
-        self._track(event)
-        return self._release(self._watermark(self.max_seen, max_skew, path_skew) - lateness)
+        self._by_id[event_id] = event
+        heapq.heappush(self.held, (t_us, event.schema_, event_id, self.arrivals, event))
+        if self.max_seen_us is None or t_us > self.max_seen_us:
+            self.max_seen_us = t_us
+        self._track(event, t_us)
+        limit_us = self._watermark_us(self.max_seen_us, max_skew_us, path_skew_us) - lateness_us
+        if self.held[0][0] > limit_us:
+            return []  # nothing due: most pushes
+        return self._release(limit_us)
 
-    def _track(self, event: Event) -> None:
-        """Advance the latest time of ``event``'s periodic source (if it has one)."""
-        source = source_of(event)
-        time = event.event_time
-        if source is not None and (source not in self.source_max or time > self.source_max[source]):
-            path = PATH_OF_KIND[event.KIND]
-            self.source_max[source] = time
-            if path not in self.path_max or time > self.path_max[path]:
-                self.path_max[path] = time
-            heapq.heappush(self._slowest.setdefault(path, []), (time, source))
+    def _track(self, event: Event, t_us: int) -> None:
+        """Advance the latest time of ``event``'s periodic source, if it has one.
 
-    def _watermark(self, newest: datetime, max_skew: timedelta, path_skew: timedelta) -> datetime:
-        """The slowest live periodic source's latest time (``newest`` if there is none).
+        One source per periodic kind and node (``kind|node``): nodes' samples are re-keyed
+        through different partitions, so one node's newer sample says nothing about another's."""
+        path = PATH_OF_KIND.get(event.KIND)
+        if path is None:
+            return
+        source = f"{event.KIND}|{getattr(event, 'node_id', '')}"
+        latest = self.source_max_us.get(source)
+        if latest is None or t_us > latest:
+            self.source_max_us[source] = t_us
+            newest = self.path_max_us.get(path)
+            if newest is None or t_us > newest:
+                self.path_max_us[path] = t_us
+            heapq.heappush(self._slowest.setdefault(path, []), (t_us, source))
+
+    def _watermark_us(self, newest_us: int, max_skew_us: int, path_skew_us: int) -> int:
+        """The slowest live periodic source's latest time (``newest_us`` if there is none).
 
         Stale heap entries (a source that has moved on) and idle sources (older than their
         path's newest less ``max_skew``, which only grows) are popped for good: an idle source
-        that speaks again pushes a fresh entry. A path lagging ``newest`` by more than
-        ``path_skew`` holds nothing back."""
-        mark = newest
+        that speaks again pushes a fresh entry. A path lagging ``newest_us`` by more than
+        ``path_skew`` holds nothing back. Amortised O(log s) per event in the sources."""
+        mark_us = newest_us
+        source_max_us = self.source_max_us
         for path, heap in self._slowest.items():
-            top = self.path_max[path] if path == "node" else newest
-            while heap and (heap[0][0] != self.source_max.get(heap[0][1]) or top - heap[0][0] > max_skew):
+            top_us = self.path_max_us[path] if path == "node" else newest_us
+            while heap and (heap[0][0] != source_max_us.get(heap[0][1]) or top_us - heap[0][0] > max_skew_us):
                 heapq.heappop(heap)
-            if heap and newest - top <= path_skew and heap[0][0] < mark:
-                mark = heap[0][0]
-        return mark
+            if heap and newest_us - top_us <= path_skew_us and heap[0][0] < mark_us:
+                mark_us = heap[0][0]
+        return mark_us
 
     def drain(self) -> list[Event]:
         """Release everything held (end of input)."""
-        if self.max_seen is None:
+        if self.max_seen_us is None:
             return []
-        return self._release(self.max_seen)
+        return self._release(self.max_seen_us)
 
-    def _release(self, watermark: datetime) -> list[Event]:
+    def _release(self, limit_us: int) -> list[Event]:
+        """Pop, in order, every held event at or before ``limit_us``."""
         out: list[Event] = []
         held = self.held
-        limit = time_us(watermark) if watermark.year < 9999 else 2**63
-        while held and held[0][0] <= limit:
-            event = heapq.heappop(held)[4]
-            if self._by_id.get(event.event_id) is event:
-                del self._by_id[event.event_id]
+        by_id = self._by_id
+        while held and held[0][0] <= limit_us:
+            t_us, _, event_id, _, event = heapq.heappop(held)
+            if by_id.get(event_id) is event:
+                del by_id[event_id]
             out.append(event)
-        if out:
-            self.released_to = out[-1].event_time
+            self.released_to_us = t_us
         return out
 
     def dump(self) -> dict[str, Any]:
         """JSON-ready state; held events are kept in wire form."""
         return {
             "held": [h[4].to_wire() for h in sorted(self.held, key=lambda h: h[:4])],
-            "max_seen": format_time(self.max_seen) if self.max_seen else None,
-            "released_to": format_time(self.released_to) if self.released_to else None,
+            "max_seen": _format_us(self.max_seen_us),
+            "released_to": _format_us(self.released_to_us),
             "late": self.late,
             "duplicates": self.duplicates,
-            "source_max": {k: format_time(v) for k, v in sorted(self.source_max.items())},
+            "source_max": {k: format_time(from_us(v)) for k, v in sorted(self.source_max_us.items())},
         }
 
     @staticmethod
-    def _paths(source_max: dict[str, datetime]) -> tuple[dict[str, datetime], dict[str, list[tuple[datetime, str]]]]:
+    def _paths(source_max_us: dict[str, int]) -> tuple[dict[str, int], Slowest]:
         """Per-path newest times and source heaps rebuilt from the sources' latest times."""
-        path_max: dict[str, datetime] = {}
-        heaps: dict[str, list[tuple[datetime, str]]] = {}
-        for source, moment in source_max.items():
+        path_max_us: dict[str, int] = {}
+        heaps: Slowest = {}
+        for source, moment_us in source_max_us.items():
             path = PATH_OF_KIND[source.split("|", 1)[0]]
-            path_max[path] = max(moment, path_max.get(path, moment))
-            heaps.setdefault(path, []).append((moment, source))
+            path_max_us[path] = max(moment_us, path_max_us.get(path, moment_us))
+            heaps.setdefault(path, []).append((moment_us, source))
         for heap in heaps.values():
             heapq.heapify(heap)
-        return path_max, heaps
+        return path_max_us, heaps
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> ReorderBuffer:
@@ -196,17 +219,25 @@ class ReorderBuffer:
         held = [_held(e, n) for n, e in enumerate(events) if e.KIND != "dead_letter"]
         heapq.heapify(held)
         by_id = {h[4].event_id: h[4] for h in held}
-        source_max = {k: parse_time(v) for k, v in data.get("source_max", {}).items()}
-        path_max, slowest = cls._paths(source_max)
+        source_max_us = {k: time_us(parse_time(v)) for k, v in data.get("source_max", {}).items()}
+        path_max_us, slowest = cls._paths(source_max_us)
         return cls(
             held=held,
-            max_seen=parse_time(data["max_seen"]) if data.get("max_seen") else None,
-            released_to=parse_time(data["released_to"]) if data.get("released_to") else None,
+            max_seen_us=_parse_us(data.get("max_seen")),
+            released_to_us=_parse_us(data.get("released_to")),
             late=int(data.get("late", 0)),
             arrivals=len(held),
-            source_max=source_max,
-            path_max=path_max,
+            source_max_us=source_max_us,
+            path_max_us=path_max_us,
             _slowest=slowest,
             duplicates=int(data.get("duplicates", 0)),
             _by_id=by_id,
         )
+
+
+def _format_us(value_us: int | None) -> str | None:
+    return format_time(from_us(value_us)) if value_us is not None else None
+
+
+def _parse_us(text: str | None) -> int | None:
+    return time_us(parse_time(text)) if text else None

@@ -60,9 +60,11 @@ class HangDetector:
         if state.job_id is None or state.cluster is None:
             self._identify(state, event)
         now_us = to_us(event.event_time)
-        outputs = self._tick(state, now_us)
+        due = state.next_eval_us is None or now_us >= state.next_eval_us  # else _tick does nothing
+        outputs = self._tick(state, now_us) if due else []
         fold(state, event, now_us, self.settings)
-        state.last_us = now_us if state.last_us is None else max(state.last_us, now_us)
+        if state.last_us is None or now_us > state.last_us:
+            state.last_us = now_us
         return state, outputs
 
     def flush(self, state: JobState, now: datetime) -> tuple[JobState, list[Event]]:

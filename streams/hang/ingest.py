@@ -203,13 +203,14 @@ def on_gpu(state: JobState, event: GpuSample, now_us: int, settings: HangSetting
     ranks = state.ranks_of(event.node_id)
     seen(state, event.node_id, now_us)
     run = state.run
+    horizon_us = now_us - seconds(settings.window_s)
     for gpu in event.gpus:
         if gpu.index >= len(ranks):
             continue
         rank = ranks[gpu.index]
         points = run.gpu.setdefault(rank, deque(maxlen=MAX_POINTS))
         points.append((now_us, gpu.util_pct, gpu.sm_active, gpu.power_w))
-        _prune(points, now_us, settings)
+        _prune(points, horizon_us)
         if gpu.util_pct >= settings.util_busy_pct and gpu.power_w > run.power_peak_w.get(rank, 0.0):
             run.power_peak_w[rank] = gpu.power_w
 
@@ -219,11 +220,12 @@ def on_net(state: JobState, event: NetSample, now_us: int, settings: HangSetting
     if not state.ranks_of(event.node_id):
         return
     seen(state, event.node_id, now_us)
+    horizon_us = now_us - seconds(settings.window_s)
     for port in event.ports:
         key = f"{event.node_id}|{port.device}:{port.port}"
         points = state.run.net.setdefault(key, deque(maxlen=MAX_POINTS))
         points.append((now_us, port.tx_bytes_total + port.rx_bytes_total))
-        _prune(points, now_us, settings)
+        _prune(points, horizon_us)
 
 
 def node_of_port(key: str) -> str:
@@ -231,9 +233,9 @@ def node_of_port(key: str) -> str:
     return key.split("|", 1)[0]
 
 
-def _prune(points: deque[GpuPoint] | deque[NetPoint], now_us: int, settings: HangSettings) -> None:
-    horizon = now_us - seconds(settings.window_s)
-    while points and points[0][0] < horizon:
+def _prune(points: deque[GpuPoint] | deque[NetPoint], horizon_us: int) -> None:
+    """Drop the points older than ``horizon_us`` (the vote window's start)."""
+    while points and points[0][0] < horizon_us:
         points.popleft()
 
 

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 
 from schemas import SlowNode, derived_id
 from streams.slow.robust import median, ratio
-from streams.slow.scoring import Observation, Verdict, groups_of, judge, positions, scattered, score_positions
+from streams.slow.scoring import Observation, Verdict, judge, positions, scattered, score_positions
 from streams.slow.settings import FAMILIES, SlowSettings
 from streams.slow.state import JobState
 from streams.slow.track import Episode, NodeTrack
@@ -96,11 +96,12 @@ def _judge(
     observations (empty if the window was skipped or no node is warm)."""
     rule = settings.rule(mw.metric)
     levels = _levels(state, mw)
-    groups = groups_of(rule, levels, settings.peer_band, settings.min_nodes - 1)
     usual = _usual(state, settings, mw)
     now, ref = positions(rule, mw.values, usual, settings.min_nodes)
-    observations = (score_positions(rule, mw.values, now, ref, usual, groups)
-                    if len(usual) >= settings.min_nodes else {})
+    observations: dict[str, Observation] = {}
+    if len(usual) >= settings.min_nodes:
+        observations = score_positions(rule, mw.values, now, ref, usual, levels, settings.peer_band,
+                                       settings.min_nodes - 1)
     if scattered(rule, observations):
         return {}
     verdicts: dict[str, Verdict] = {

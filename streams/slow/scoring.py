@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from streams.slow.peers import shared_changes
 from streams.slow.robust import MAD_SCALE, mad, median, ratio, robust_z, spread
 from streams.slow.settings import MetricRule
 
@@ -87,14 +88,6 @@ def peer_groups(levels: Mapping[str, float], band: float, least: int) -> dict[st
     return out
 
 
-def groups_of(rule: MetricRule, levels: Mapping[str, float], band: float,
-              least: int) -> dict[str, list[str]]:
-    """Peers by :func:`peer_groups` for ratio metrics, the whole job for differences."""
-    if rule.kind == "ratio":
-        return peer_groups(levels, band, least)
-    return {n: [m for m in levels if m != n] for n in levels}
-
-
 def reference(rule: MetricRule, value: float, usual: float) -> float:
     """The job reference at which a node of ``value`` would sit exactly at its ``usual``
     position (inverse of :func:`position`)."""
@@ -132,22 +125,20 @@ def observe(
     if usual is None:
         usual = positions(rule, levels)[0]
     now, ref = positions(rule, {n: values[n] for n in levels}, usual, least + 1)
-    return score_positions(rule, values, now, ref, usual, groups_of(rule, levels, band, least))
+    return score_positions(rule, values, now, ref, usual, levels, band, least)
 
 
 def score_positions(
     rule: MetricRule, values: Mapping[str, float], now: Mapping[str, float], ref: float,
-    usual: Mapping[str, float], groups: Mapping[str, Sequence[str]],
+    usual: Mapping[str, float], levels: Mapping[str, float], band: float, least: int,
 ) -> dict[str, Observation]:
-    """Observations of the nodes with a ``usual`` position. A node's change is its position
-    ``now`` against its usual one; its excess is that change beyond the median change of its
-    warm peers (``groups``): nodes of one stage share a stage's phase. The group z uses the
-    spread of all excesses."""
+    """Observations of the nodes with a ``usual`` position (all of them in ``levels``). A
+    node's change is its position ``now`` against its usual one; its excess is that change
+    beyond the median change of its warm peers (:func:`peer_groups` of ``levels`` for ratio
+    metrics, the whole job for differences): nodes of one stage share a stage's phase. The
+    group z uses the spread of all excesses."""
     changes = {n: excess(rule, now[n], u) for n, u in usual.items()}
-    shared = {}
-    for n in usual:
-        peers = [changes[m] for m in groups.get(n, []) if m in changes]
-        shared[n] = median(peers) if peers else rule.neutral
+    shared = shared_changes(changes, levels, band, least, rule.kind != "ratio", rule.neutral)
     excesses = {n: excess(rule, c, shared[n]) for n, c in changes.items()}
     sigma = spread(list(excesses.values()), rule.sigma_floor)
     return {

@@ -381,3 +381,16 @@ def test_two_readings_of_one_source_do_not_corroborate_each_other() -> None:
     assert _ready_metric(track, settings) is None
     track.suspect_now = {"busy_ms", "power_w"}  # the rank's own busy time and its GPUs' power
     assert _ready_metric(track, settings) == "busy_ms"
+
+
+def test_a_node_busy_while_the_job_waits_on_its_stall_in_one_instant_is_not_news() -> None:
+    # from 300 s node 4 stalls for one step in one of the two samples of every window: in
+    # that instant its GPUs alone stay busy while every other node idles in the collective
+    # waiting for it; the node's own readings are normal at every instant
+    events: list[Event] = [Job(nodes=8, duration_s=600).scheduled()]
+    for k in range(60):
+        t = 10.0 * k
+        stall = t >= 300 and k % 2 == 0
+        for n in range(8):
+            events.append(gpu_sample(n, t, power=300.0 if stall and n != 4 else 600.0))
+    assert run_detector(events) == []

@@ -15,12 +15,20 @@ An episode closes silently after ``recovery_windows`` normal windows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from schemas import SlowNode, derived_id
 from streams.slow.robust import median, ratio
-from streams.slow.scoring import Observation, Verdict, judge, positions, scattered, score_positions
+from streams.slow.scoring import (
+    Observation,
+    Verdict,
+    instant_positions,
+    judge,
+    positions,
+    scattered,
+    score_positions,
+)
 from streams.slow.settings import FAMILIES, SlowSettings
 from streams.slow.state import JobState
 from streams.slow.track import Episode, NodeTrack
@@ -35,11 +43,13 @@ PRIORITY = (
 
 @dataclass(frozen=True)
 class MetricWindow:
-    """One metric's per-node values in the window, plus the slow ranks of step metrics."""
+    """One metric's per-node values in the window, plus the slow ranks of step metrics and
+    the per-node instantaneous readings (in sampling order) of node metrics."""
 
     metric: str
     values: dict[str, float]
     ranks: dict[str, dict[int, float]]
+    samples: dict[str, list[float]] = field(default_factory=dict)
 
 
 def _enough(state: JobState, settings: SlowSettings, nodes: int) -> bool:
@@ -63,7 +73,7 @@ def _gather(state: JobState, settings: SlowSettings, steady: bool) -> list[Metri
         dense = state.nodes.samples_per_node(metric) >= settings.min_reports
         if dense and _enough(state, settings, len(values)):
             if steady:
-                out.append(MetricWindow(metric, values, {}))
+                out.append(MetricWindow(metric, values, {}, state.nodes.readings(metric)))
             state.nodes.clear(metric)
     return out
 
@@ -98,6 +108,8 @@ def _judge(
     levels = _levels(state, mw)
     usual = _usual(state, settings, mw)
     now, ref = positions(rule, mw.values, usual, settings.min_nodes)
+    if mw.samples:
+        now = instant_positions(rule, mw.samples, usual, settings.min_nodes)
     observations: dict[str, Observation] = {}
     if len(usual) >= settings.min_nodes:
         observations = score_positions(rule, mw.values, now, ref, usual, levels, settings.peer_band,

@@ -13,6 +13,12 @@ node's own news. A node is *suspect* when its excess reaches ``jump`` with a rob
 least ``z_min`` both across the group's excesses and against its own noise (the spread of
 its past positions).
 
+Instantaneous readings (GPU samples, port rates) are placed instant by instant
+(:func:`instant_positions`): each reading against the job's reading of the same instant, so
+a one-step stall of one rank, in which that node alone is busy while the whole job waits for
+it, is one odd reading of the stalled node rather than a busy node in a window where every
+other node looked idle.
+
 Comparing within the window, rather than each node with its own level learnt over minutes,
 matters when the job moves between regimes faster than levels follow: levels learnt from
 different windows (nodes warm at different times, suspect windows left out) then disagree,
@@ -25,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from streams.slow.peers import shared_changes
-from streams.slow.robust import MAD_SCALE, mad, median, ratio, robust_z, spread
+from streams.slow.robust import MAD_SCALE, low_median, mad, median, ratio, robust_z, spread
 from streams.slow.settings import MetricRule
 
 
@@ -112,6 +118,31 @@ def positions(
     known = [reference(rule, values[n], u) for n, u in (usual or {}).items() if n in values]
     ref = median(known) if len(known) >= least else median(list(values.values()))
     return {n: position(rule, v, ref) for n, v in values.items()}, ref
+
+
+def instant_positions(
+    rule: MetricRule, samples: Mapping[str, Sequence[float]], usual: Mapping[str, float],
+    least: int = 3,
+) -> dict[str, float]:
+    """Every node's position from instantaneous readings (GPU samples, port rates): at each
+    sampling instant (the ``k``-th sample of every node of the window: samplers share one
+    period) the node's reading against the job's reference *of that instant*
+    (:func:`positions`), then the lower median of the node's positions (larger is worse).
+
+    A synchronous job moves together at every instant: when one rank stalls for a step, all
+    the others idle in the collective while the stalled node alone is busy. Reducing each
+    node's readings first (the lower median per node) keeps that instant for everyone except
+    the stalled node, which then looks busy against a job that was idle: a straggler's
+    signature from a single reading. Compared instant by instant, the others sit at their
+    usual position and the stalled node's one high reading is dropped by its lower median,
+    while a real straggler stays out of place at every instant."""
+    slots = max((len(v) for v in samples.values()), default=0)
+    per_node: dict[str, list[float]] = {n: [] for n, v in samples.items() if v}
+    for k in range(slots):
+        now = {n: v[k] for n, v in samples.items() if len(v) > k}
+        for node, pos in positions(rule, now, usual, least)[0].items():
+            per_node[node].append(pos)
+    return {n: low_median(p) for n, p in per_node.items()}
 
 
 def observe(

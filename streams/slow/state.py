@@ -61,11 +61,14 @@ class JobState:
     def reset(self, keep_levels: bool = False) -> None:
         """Forget windows, counters, the step clock and node tracks (a new placement or the
         end); with ``keep_levels`` (a restart in place) keep each node's levels and baselines
-        but drop its verdicts and open episode."""
+        but drop its verdicts and open episode, and keep which ports are its compute rails
+        (the bytes they carried): a rail that degraded around the restart would otherwise
+        carry too little of the new attempt's traffic to count as a rail, and be ignored
+        like a storage port."""
         self.window = None
         self.steps = StepBuffer()
         self.nodes = NodeBuffer()
-        self.counters = NetCounters()
+        self.counters = NetCounters(volumes=self.counters.volumes) if keep_levels else NetCounters()
         self.tracks = {n: t.restarted() for n, t in self.tracks.items()} if keep_levels else {}
         self.seen = {}
         self.busy = False

@@ -14,6 +14,10 @@ Reductions that make a node's value:
   set the window;
 - RDMA: the same over the node's weakest compute-rail byte rates (upper median, low is bad)
   and its port-error rates.
+
+These per-node values choose a node's peers and its level; where a node sits in the job is
+judged from its readings in arrival order (:meth:`NodeBuffer.readings`), each against the
+job's readings of the same instant (:func:`streams.slow.scoring.instant_positions`).
 """
 
 from __future__ import annotations
@@ -142,6 +146,10 @@ class NodeBuffer:
         burst must not set a window's value, as for step reports (lower median of two)."""
         pick = low_median if bad == "high" else high_median
         return {n: pick(v) for n, v in self.samples.get(metric, {}).items() if v}
+
+    def readings(self, metric: str) -> dict[str, list[float]]:
+        """node -> the node's samples of ``metric`` in this window, in arrival order."""
+        return {n: list(v) for n, v in self.samples.get(metric, {}).items() if v}
 
     def clear(self, metric: str) -> None:
         """Forget ``metric``'s samples (after the window was evaluated for it)."""

@@ -381,3 +381,39 @@ def test_two_readings_of_one_source_do_not_corroborate_each_other() -> None:
     assert _ready_metric(track, settings) is None
     track.suspect_now = {"busy_ms", "power_w"}  # the rank's own busy time and its GPUs' power
     assert _ready_metric(track, settings) == "busy_ms"
+
+
+def test_a_node_busy_while_the_job_waits_on_its_stall_in_one_instant_is_not_news() -> None:
+    # from 300 s node 4 stalls for one step in one of the two samples of every window: in
+    # that instant its GPUs alone stay busy while every other node idles in the collective
+    # waiting for it; the node's own readings are normal at every instant
+    events: list[Event] = [Job(nodes=8, duration_s=600).scheduled()]
+    for k in range(60):
+        t = 10.0 * k
+        stall = t >= 300 and k % 2 == 0
+        for n in range(8):
+            events.append(gpu_sample(n, t, power=300.0 if stall and n != 4 else 600.0))
+    assert run_detector(events) == []
+
+
+def test_a_rail_degraded_across_a_restart_in_place_is_still_a_rail() -> None:
+    # the job restarts on the same nodes at 300 s; from then on node 3's first rail carries
+    # 30 % of its peers' bytes: too little of the new attempt's traffic to count as a rail
+    # if the ports' roles were forgotten with the attempt
+    job = Job(nodes=8, duration_s=900)
+    events: list[Event] = [job.scheduled()]
+    totals = [[10**12] * 3 for _ in range(8)]
+    for k in range(180):
+        t = 5.0 * k
+        if k == 60:
+            events += [JobEvent(event_id=f"{kind}-{k}", event_time=job.t(t - 0.5), cluster="test",
+                                job_id=job.job_id, attempt=1, kind=kind)
+                       for kind in ("failed", "restarting")]
+        for n in range(8):
+            bad = n == 3 and t >= 300
+            for p, rate in enumerate((0.3e9 if bad else 1.0e9, 1.0e9, 2e7)):
+                totals[n][p] += int(rate * 5)
+            events.append(net_sample_ports(n, t, totals[n]))
+    out = run_detector(events)
+    assert [(o.node_id, o.metric) for o in out] == [(node_name(3), "rdma_rate")]
+    assert latency_s(out[0], 300) <= 120

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from streams.slow.robust import MAD_SCALE, group_cv, low_median, mad, median, ratio, robust_z, spread
-from streams.slow.scoring import judge, observe, peer_groups, scattered
+from streams.slow.scoring import instant_positions, judge, observe, peer_groups, scattered
 from streams.slow.settings import SlowSettings
 from streams.slow.window import NodeBuffer
 
@@ -101,3 +101,14 @@ def test_window_values_drop_one_reading_on_the_bad_side() -> None:
         buf.add("rdma_rate", "a", v, 64)
     assert buf.values("power_w", "high") == {"a": 600.0}
     assert buf.values("rdma_rate", "low") == {"a": 3.0e9}
+
+
+def test_instant_positions_compare_each_reading_with_the_same_instant() -> None:
+    rule = SlowSettings().power
+    usual = {f"n{i}": 1.0 for i in range(6)}
+    # second instant: n0 stalls one step, so it alone is busy while the job waits for it
+    stalled = {n: [600.0, 600.0 if n == "n0" else 300.0] for n in usual}
+    assert instant_positions(rule, stalled, usual) == pytest.approx({n: 1.0 for n in usual})
+    # a straggler is out of place at every instant
+    slow = {n: [720.0, 360.0] if n == "n0" else [600.0, 300.0] for n in usual}
+    assert instant_positions(rule, slow, usual)["n0"] == pytest.approx(1.2)

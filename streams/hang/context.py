@@ -33,10 +33,9 @@ from dataclasses import dataclass
 
 from schemas import JobEvent
 from streams.hang.ingest import restart_floor
-from streams.hang.probes import last_activity_us
 from streams.hang.settings import HangSettings
 from streams.hang.stackview import StackView
-from streams.hang.state import AttemptState, JobState, seconds, to_us
+from streams.hang.state import AttemptState, JobState, last_activity_us, seconds, to_us
 
 EXPLAINED_PHASES = ("init", "checkpoint")
 TERMINAL_KINDS = ("failed", "finished", "cancelled", "submitted")

@@ -21,6 +21,7 @@ from streams.hang.state import (
     NetPoint,
     Snapshot,
     StackRun,
+    last_activity_us,
     seconds,
     to_us,
 )
@@ -63,11 +64,11 @@ def _quiet_ended(state: JobState, now_us: int, settings: HangSettings) -> None:
     the quiet period localised to some ranks (and was not declared a hang), its shape is
     learned (``pauses.py``)."""
     run = state.run
-    marks = [t for t in (run.last_log_us, run.last_progress_us) if t is not None]
+    last = last_activity_us(state)
     shape, run.quiet_ranks = run.quiet_ranks, None
-    if not marks:
+    if last is None:
         return
-    gap_s = (now_us - max(marks)) / 1e6
+    gap_s = (now_us - last) / 1e6
     if gap_s >= settings.log_silence_s / 2:
         kept = state.history.setdefault(run.phase_line or "quiet", [])
         kept.append(gap_s)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from streams.hang.localize import Source
 from streams.hang.settings import HangSettings
-from streams.hang.state import JobState, seconds
+from streams.hang.state import JobState, last_activity_us, seconds
 
 
 def shape_key(ranks: tuple[int, ...]) -> str:
@@ -33,10 +33,10 @@ def shape_key(ranks: tuple[int, ...]) -> str:
 def quiet_since_us(state: JobState, now_us: int, s: HangSettings) -> int | None:
     """When the job's current quiet period began, if it has lasted half the log-silence window
     (the length from which a quiet period enters the job's history), else None."""
-    marks = [t for t in (state.run.last_log_us, state.run.last_progress_us) if t is not None]
-    if not marks or now_us - max(marks) < seconds(s.log_silence_s) // 2:
+    last = last_activity_us(state)
+    if last is None or now_us - last < seconds(s.log_silence_s) // 2:
         return None
-    return max(marks)
+    return last
 
 
 def observe(state: JobState, source: Source) -> None:

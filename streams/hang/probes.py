@@ -16,7 +16,7 @@ from statistics import median
 from streams.hang.ingest import node_of_port
 from streams.hang.settings import HangSettings
 from streams.hang.stackview import StackView, stack_view, step_floor_us
-from streams.hang.state import GpuPoint, JobState, NetPoint, seconds
+from streams.hang.state import GpuPoint, JobState, NetPoint, last_activity_us, seconds
 
 PROBES = ("log_silent", "metrics_idle", "stacks_frozen", "collective_stalled")
 NOBODY: frozenset[int] = frozenset()
@@ -38,10 +38,6 @@ def _floor(state: JobState) -> int:
     return state.run.floor_us if state.run.floor_us is not None else -(2**62)
 
 
-def last_activity_us(state: JobState) -> int | None:
-    """The latest training/NCCL log line or step progress of the attempt (None if neither)."""
-    marks = [t for t in (state.run.last_log_us, state.run.last_progress_us) if t is not None]
-    return max(marks) if marks else None
 
 
 def log_silent(state: JobState, now_us: int, s: HangSettings, solo: bool = False) -> Probe:

@@ -162,6 +162,12 @@ class JobState:
         return self._by_node[1]
 
 
+def last_activity_us(state: JobState) -> int | None:
+    """The latest training/NCCL log line or step progress of the attempt (None if neither)."""
+    marks = [t for t in (state.run.last_log_us, state.run.last_progress_us) if t is not None]
+    return max(marks) if marks else None
+
+
 def dump_state(state: JobState) -> JsonData:
     """The JSON-ready form of ``state`` (see :func:`load_state`)."""
     return {

@@ -77,7 +77,8 @@ def evaluate(state: JobState, now_us: int, s: HangSettings, emit_us: int | None 
     """One evaluation at grid point ``now_us``: a HangVote, plus a HangVerdict if a hang starts.
 
     ``emit_us`` is the event time of the event that triggered the evaluation (default
-    ``now_us``). Mutates ``state`` only to open a verdict episode. Requires ``state.job_id``
+    ``now_us``). Mutates ``state`` to open a verdict episode, to add the nodes' clock-offset
+    estimates (``skew.py``) and to note the ranks a quiet period localises to (``pauses.py``). Requires ``state.job_id``
     and ``state.cluster`` (the detector only calls it for placed, non-terminal jobs).
     """
     estimate(state, now_us, s)

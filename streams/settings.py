@@ -43,6 +43,16 @@ class DetectionSettings(BaseModel):
         "stops holding the watermark (a dead node must not stall its job's detectors). 60 s = "
         "12 sampling intervals.",
     )
+    dead_node_s: float = Field(
+        default=15.0, gt=0,
+        description="A node whose periodic sources on both paths (GPU/network samples and stacks or "
+        "collective snapshots) have all been silent for this long, and for three of their own "
+        "sampling intervals, is dead: it stops holding the watermark at once rather than after "
+        "max_skew_s, so that its silence reaches the detectors within seconds (a node with "
+        "samples on one path only, which a lagging re-keying hop could delay, after twice this: "
+        "the worker reads its partitions within 30 s of event time of each other). 15 s = 3 "
+        "sampling intervals of 5 s.",
+    )
     path_skew_s: float = Field(
         default=300.0, gt=0,
         description="Node telemetry reaches a job through an extra re-keying hop; when that whole "

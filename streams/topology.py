@@ -60,7 +60,8 @@ def job_stages(settings: DetectionSettings) -> list[Detector[Any]]:
 
 def job_pipeline(settings: DetectionSettings) -> JobPipeline:
     """Reorder buffer, then the job's detectors."""
-    return JobPipeline(job_stages(settings), settings.lateness_s, settings.max_skew_s, settings.path_skew_s)
+    return JobPipeline(job_stages(settings), settings.lateness_s, settings.max_skew_s, settings.path_skew_s,
+                       settings.dead_node_s)
 
 
 def build(settings: DetectionSettings | None = None) -> Topology:

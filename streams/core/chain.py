@@ -92,13 +92,15 @@ class JobPipeline:
     name = "jobs"
 
     def __init__(self, detectors: Sequence[Detector[Any]], lateness_s: float, max_skew_s: float = 60.0,
-                 path_skew_s: float = 300.0) -> None:
+                 path_skew_s: float = 300.0, dead_node_s: float = 15.0) -> None:
         self.stages = Stages(detectors)
         self.lateness = timedelta(seconds=lateness_s)
         self.max_skew = timedelta(seconds=max_skew_s)
         self.path_skew = timedelta(seconds=path_skew_s)
-        self._bounds_us = tuple(d // timedelta(microseconds=1) for d in (self.lateness, self.max_skew, self.path_skew))
-        """(lateness, max skew, path skew) in µs, as the buffer's per-event push takes them."""
+        self.dead_node = timedelta(seconds=dead_node_s)
+        self._bounds_us = tuple(d // timedelta(microseconds=1)
+                                for d in (self.lateness, self.max_skew, self.path_skew, self.dead_node))
+        """(lateness, max skew, path skew, dead node) in µs, as the buffer's per-event push takes them."""
 
     def initial(self) -> JobState:
         return JobState(ReorderBuffer(), self.stages.initial())

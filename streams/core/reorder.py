@@ -14,18 +14,29 @@ signal, not a reason to wait. An event older than what was already released is *
 is released at once (never dropped) and counted.
 
 Idleness is judged per *path*, so that it does not depend on how fast each path is
-processed. Node telemetry (GPU and network samples) reaches a job through an extra re-keying
-hop; job telemetry (stacks, collectives) and sporadic events come straight. A node-path
-source is idle when it lags the newest node-path source by more than ``max_skew`` (a dead
-node's agent must not stall its job; a backlog drained at any speed lags all sources of the
-path alike), and the whole node path is idle when it lags the newest event by more than
-``path_skew`` (every node went silent at once). A job-path source takes no extra hop, so it
-is idle when it lags the newest event by more than ``max_skew``: when a job's processes die,
-their stacks stop while the nodes' samples go on, and the job must not wait for them.
+processed, and against the path's *median* source, so that one node's clock cannot decide
+it. Node telemetry (GPU and network samples) reaches a job through an extra re-keying hop;
+job telemetry (stacks, collectives) comes straight. A node-path source is idle when it lags
+the median node-path source by more than ``max_skew`` (a dead node's agent must not stall its
+job; a backlog drained at any speed lags all sources of the path alike); a job-path source
+is idle when it lags the job's reference (the later of the paths' medians) by more than
+``max_skew``: when a job's processes die, their stacks stop while the nodes' samples go on,
+and the job must not wait for them. A node whose every source, on both paths, lags the
+job's reference by more than ``dead_node`` (and three of its own sampling intervals) is idle
+at once, without waiting for ``max_skew``: it has died or lost its network, and its silence
+is what the detectors must see, within a sampling interval or three (a node sampling on one
+path only, which a lagging re-keying hop could delay, after twice ``dead_node``).
+The whole node path is idle when it lags the newest event by more than ``path_skew`` (every
+node went silent at once). A node whose clock runs
+ahead moves neither median: its events are held until the others reach their time (with
+the newest source as reference, a node a few minutes ahead made every other source idle and
+its clock the job's, so that the detectors saw the whole job silent).
 
-Cost: a push is O(log n) in the held events plus amortised O(log s) in the sources: the
-slowest source is the top of a lazily maintained min-heap of (latest time, source), so
-nothing scans the job's nodes per event (a 1,024-node job has ~4,000 sources).
+Cost: a push is O(log n) in the held events plus O(log s) in the sources: each path's
+sources' latest times are kept sorted (the median is an index), and the slowest source is
+the top of a lazily maintained min-heap of (latest time, source), so nothing scans the job's
+nodes per event (a 1,024-node job has ~4,000 sources). Medians of latest times never
+decrease, so a source found idle stays idle until it speaks again.
 """
 
 from __future__ import annotations
@@ -36,11 +47,20 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from sortedcontainers import SortedList
+
 from schemas import Event, decode, format_time, parse_time
 
 PATH_OF_KIND = {"gpu_sample": "node", "net_sample": "node", "stack_sample": "job", "collective_progress": "job"}
 """The periodic kinds, by the path they take to a job (``node``: re-keyed from node-keyed topics)."""
 PERIODIC_KINDS = frozenset(PATH_OF_KIND)
+
+DEAD_INTERVALS = 3
+"""A node is dead once silent for this many of each source's own sampling intervals (and at
+least ``dead_node``): one missed sample is jitter, three are not."""
+
+ONE_PATH_FACTOR = 2
+"""A node sampling on one path only is dead after twice ``dead_node`` (see ``_dead``)."""
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _US = timedelta(microseconds=1)
@@ -72,6 +92,8 @@ def _held(event: Event, arrival: int) -> Held:
 
 Slowest = dict[str, list[tuple[int, str]]]
 """Per path, a min-heap of (latest time in µs, source)."""
+Latest = dict[str, "SortedList[int]"]
+"""Per path, the latest times in µs of its sources, sorted (the path's median is an index)."""
 
 
 @dataclass
@@ -87,7 +109,9 @@ class ReorderBuffer:
     late: int = 0
     arrivals: int = 0
     source_max_us: dict[str, int] = field(default_factory=dict)
-    path_max_us: dict[str, int] = field(default_factory=dict)
+    source_gap_us: dict[str, int] = field(default_factory=dict)
+    """Each periodic source's latest interval between samples (its sampling cadence)."""
+    _latest: Latest = field(default_factory=dict)
     _slowest: Slowest = field(default_factory=dict)
     """Per path, a min-heap of (time, source); an entry is current iff its time is ``source_max_us[source]``."""
     duplicates: int = 0
@@ -108,11 +132,13 @@ class ReorderBuffer:
         return None if self.released_to_us is None else from_us(self.released_to_us)
 
     def push(self, event: Event, lateness: timedelta, max_skew: timedelta = timedelta(seconds=60),
-             path_skew: timedelta = timedelta(seconds=300)) -> list[Event]:
+             path_skew: timedelta = timedelta(seconds=300), dead_node: timedelta = timedelta(seconds=15)
+             ) -> list[Event]:
         """Add ``event``; return the events now safe to process, in order."""
-        return self.push_us(event, lateness // _US, max_skew // _US, path_skew // _US)
+        return self.push_us(event, lateness // _US, max_skew // _US, path_skew // _US, dead_node // _US)
 
-    def push_us(self, event: Event, lateness_us: int, max_skew_us: int, path_skew_us: int) -> list[Event]:
+    def push_us(self, event: Event, lateness_us: int, max_skew_us: int, path_skew_us: int,
+                dead_node_us: int = 15_000_000) -> list[Event]:
         """:meth:`push` with the durations in integer microseconds (the per-event path)."""
         t_us = time_us(event.event_time)
         if self.released_to_us is not None and t_us < self.released_to_us:
@@ -130,7 +156,7 @@ class ReorderBuffer:
         if self.max_seen_us is None or t_us > self.max_seen_us:
             self.max_seen_us = t_us
         self._track(event, t_us)
-        limit_us = self._watermark_us(self.max_seen_us, max_skew_us, path_skew_us) - lateness_us
+        limit_us = self._watermark_us(self.max_seen_us, max_skew_us, path_skew_us, dead_node_us) - lateness_us
         if self.held[0][0] > limit_us:
             return []  # nothing due: most pushes
         return self._release(limit_us)
@@ -147,27 +173,62 @@ class ReorderBuffer:
         latest = self.source_max_us.get(source)
         if latest is None or t_us > latest:
             self.source_max_us[source] = t_us
-            newest = self.path_max_us.get(path)
-            if newest is None or t_us > newest:
-                self.path_max_us[path] = t_us
+            if latest is not None:
+                self.source_gap_us[source] = t_us - latest
+            times = self._latest.get(path)
+            if times is None:
+                times = self._latest[path] = SortedList()
+            if latest is not None:
+                times.remove(latest)
+            times.add(t_us)
             heapq.heappush(self._slowest.setdefault(path, []), (t_us, source))
 
-    def _watermark_us(self, newest_us: int, max_skew_us: int, path_skew_us: int) -> int:
+    def _median_us(self, path: str) -> int | None:
+        """The median (upper, for an even count) latest time of ``path``'s sources."""
+        times = self._latest.get(path)
+        return times[len(times) // 2] if times else None
+
+    def _watermark_us(self, newest_us: int, max_skew_us: int, path_skew_us: int, dead_node_us: int) -> int:
         """The slowest live periodic source's latest time (``newest_us`` if there is none).
 
         Stale heap entries (a source that has moved on) and idle sources (older than their
-        path's newest less ``max_skew``, which only grows) are popped for good: an idle source
-        that speaks again pushes a fresh entry. A path lagging ``newest_us`` by more than
-        ``path_skew`` holds nothing back. Amortised O(log s) per event in the sources."""
+        path's reference less ``max_skew``: the node path's median, or for the job path the
+        later of the two medians; or of a dead node, see :meth:`_dead`; references never
+        decrease) are popped for good: an idle source that speaks again pushes a fresh entry.
+        A node path whose median lags ``newest_us`` by more than ``path_skew`` holds nothing
+        back. O(log s) per event."""
         mark_us = newest_us
         source_max_us = self.source_max_us
+        medians = {path: self._median_us(path) for path in self._slowest}
+        job_ref_us = max((m for m in medians.values() if m is not None), default=newest_us)
         for path, heap in self._slowest.items():
-            top_us = self.path_max_us[path] if path == "node" else newest_us
-            while heap and (heap[0][0] != source_max_us.get(heap[0][1]) or top_us - heap[0][0] > max_skew_us):
+            median_us = medians[path]
+            top_us = median_us if path == "node" and median_us is not None else job_ref_us
+            while heap and (heap[0][0] != source_max_us.get(heap[0][1]) or top_us - heap[0][0] > max_skew_us
+                            or (job_ref_us - heap[0][0] > dead_node_us and self._dead(heap[0][1], job_ref_us,
+                                                                                      dead_node_us))):
                 heapq.heappop(heap)
             if heap and newest_us - top_us <= path_skew_us and heap[0][0] < mark_us:
                 mark_us = heap[0][0]
         return mark_us
+
+    def _dead(self, source: str, ref_us: int, dead_node_us: int) -> bool:
+        """Whether ``source``'s node has gone silent: every one of its sources older than
+        ``ref_us`` less three of its own sampling intervals and ``dead_node_us`` if the node
+        samples on both paths (node samples, GPU or network, and job samples, stacks or
+        collectives: a lagging route hop delays the first, never the second), or twice that
+        if on one path only (the worker reads its partitions within 30 s of event time of each
+        other, ``align.py``, so a lag past that is not reading). Looks at the node's four
+        possible sources only (called for the slowest source, rarely)."""
+        node = source.split("|", 1)[1]
+        latest = {kind: self.source_max_us.get(f"{kind}|{node}") for kind in PATH_OF_KIND}
+        paths = {PATH_OF_KIND[kind] for kind, latest_us in latest.items() if latest_us is not None}
+        floor_us = dead_node_us if len(paths) == 2 else ONE_PATH_FACTOR * dead_node_us
+        for kind, latest_us in latest.items():
+            gap_us = self.source_gap_us.get(f"{kind}|{node}", 0)
+            if latest_us is not None and ref_us - latest_us <= max(floor_us, DEAD_INTERVALS * gap_us):
+                return False
+        return True
 
     def drain(self) -> list[Event]:
         """Release everything held (end of input)."""
@@ -197,20 +258,21 @@ class ReorderBuffer:
             "late": self.late,
             "duplicates": self.duplicates,
             "source_max": {k: format_time(from_us(v)) for k, v in sorted(self.source_max_us.items())},
+            "source_gap_us": dict(sorted(self.source_gap_us.items())),
         }
 
     @staticmethod
-    def _paths(source_max_us: dict[str, int]) -> tuple[dict[str, int], Slowest]:
-        """Per-path newest times and source heaps rebuilt from the sources' latest times."""
-        path_max_us: dict[str, int] = {}
+    def _paths(source_max_us: dict[str, int]) -> tuple[Latest, Slowest]:
+        """Per-path sorted latest times and source heaps rebuilt from the sources' latest times."""
+        latest: Latest = {}
         heaps: Slowest = {}
         for source, moment_us in source_max_us.items():
             path = PATH_OF_KIND[source.split("|", 1)[0]]
-            path_max_us[path] = max(moment_us, path_max_us.get(path, moment_us))
+            latest.setdefault(path, SortedList()).add(moment_us)
             heaps.setdefault(path, []).append((moment_us, source))
         for heap in heaps.values():
             heapq.heapify(heap)
-        return path_max_us, heaps
+        return latest, heaps
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> ReorderBuffer:
@@ -220,7 +282,7 @@ class ReorderBuffer:
         heapq.heapify(held)
         by_id = {h[4].event_id: h[4] for h in held}
         source_max_us = {k: time_us(parse_time(v)) for k, v in data.get("source_max", {}).items()}
-        path_max_us, slowest = cls._paths(source_max_us)
+        latest, slowest = cls._paths(source_max_us)
         return cls(
             held=held,
             max_seen_us=_parse_us(data.get("max_seen")),
@@ -228,7 +290,8 @@ class ReorderBuffer:
             late=int(data.get("late", 0)),
             arrivals=len(held),
             source_max_us=source_max_us,
-            path_max_us=path_max_us,
+            source_gap_us={str(k): int(v) for k, v in data.get("source_gap_us", {}).items()},  # absent from older states
+            _latest=latest,
             _slowest=slowest,
             duplicates=int(data.get("duplicates", 0)),
             _by_id=by_id,

@@ -5,7 +5,10 @@ Key: ``job_id``. The shell feeds every event of the job in event-time order: log
 placement rank -> node), step progress, and the gpu/net samples of the job's nodes. Votes
 are evaluated on a fixed grid of ``eval_every_s`` of event time, driven by the events
 themselves: an event at time ``t`` first evaluates the latest grid point ``<= t`` not yet
-evaluated (with the state as of before the event), then is folded into the state. A job
+evaluated (with the state as of before the event), then is folded into the state. The time
+of an event of a node whose clock is off the job's (``skew.py``) is corrected by its offset
+first (and a flush's time by the lead such nodes gave the stream's clock): one node's clock
+must not drive the job's votes. A job
 with no placement yet, or in a terminal phase, is not voted on. A verdict's ``detected_at``
 is the grid point whose vote passed; its ``event_time`` is the emission: the event time of
 the event (or flush) that made the detector evaluate that grid point.
@@ -31,6 +34,7 @@ from streams.core.dispatch import KindTable
 from streams.hang import ingest
 from streams.hang.context import apply_job_event, progress_seen, votes_allowed
 from streams.hang.settings import HangSettings
+from streams.hang.skew import job_time_us
 from streams.hang.state import JobState, JsonData, dump_state, load_state, seconds, to_us
 from streams.hang.vote import evaluate
 
@@ -60,16 +64,18 @@ class HangDetector:
         if state.job_id is None or state.cluster is None:
             self._identify(state, event)
         now_us = to_us(event.event_time)
-        due = state.next_eval_us is None or now_us >= state.next_eval_us  # else _tick does nothing
-        outputs = self._tick(state, now_us) if due else []
+        job_us = job_time_us(state, getattr(event, "node_id", None), now_us)
+        due = state.next_eval_us is None or job_us >= state.next_eval_us  # else _tick does nothing
+        outputs = self._tick(state, job_us) if due else []
         fold(state, event, now_us, self.settings)
-        if state.last_us is None or now_us > state.last_us:
-            state.last_us = now_us
+        if state.last_us is None or job_us > state.last_us:
+            state.last_us = job_us
         return state, outputs
 
     def flush(self, state: JobState, now: datetime) -> tuple[JobState, list[Event]]:
-        """Evaluate the latest grid point ``<= now`` if not yet done (idempotent per ``now``)."""
-        return state, self._tick(state, to_us(now))
+        """Evaluate the latest grid point ``<= now`` if not yet done (idempotent per ``now``);
+        ``now``, the stream's clock, is first put on the job's clock (:meth:`_job_clock_us`)."""
+        return state, self._tick(state, self._job_clock_us(state, to_us(now)))
 
     def dump(self, state: JobState) -> JsonData:
         """JSON-ready data of ``state``."""
@@ -85,6 +91,19 @@ class HangDetector:
             state.job_id = job_id
         if state.cluster is None:
             state.cluster = event.cluster
+
+    @staticmethod
+    def _job_clock_us(state: JobState, stream_us: int) -> int:
+        """The stream's clock ``stream_us`` on the job's clock: less the lead the skewed nodes'
+        clocks gave the newest event (the stream's clock follows the newest event times, and
+        a node that runs ahead sends the newest). O(nodes), once per flush."""
+        skew_us = state.run.skew_us
+        seen = state.run.node_seen_us
+        if not skew_us or not seen:
+            return stream_us
+        raw_us = max(seen.values())
+        corrected_us = max(t - skew_us.get(node, 0) for node, t in seen.items())
+        return stream_us - max(0, raw_us - corrected_us)
 
     def _tick(self, state: JobState, now_us: int) -> list[Event]:
         every = self._every_us

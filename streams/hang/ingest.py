@@ -13,6 +13,7 @@ from collections import deque
 from schemas import CollectiveProgress, GpuSample, LogLine, NetSample, StackSample, StepProgress
 from streams.hang.pauses import learn_pause
 from streams.hang.settings import HangSettings
+from streams.hang.skew import clocks_known, job_time_us
 from streams.hang.state import (
     MAX_POINTS,
     AttemptState,
@@ -62,20 +63,26 @@ def _quiet_ended(state: JobState, now_us: int, settings: HangSettings) -> None:
     is kept under that phase's kind, an unannounced one under ``quiet``: only unannounced
     pauses lengthen the logs-only solo window, announced ones have their own phase budget. If
     the quiet period localised to some ranks (and was not declared a hang), its shape is
-    learned (``pauses.py``)."""
+    learned (``pauses.py``). Nothing is learnt from the wait for the first step (that is
+    initialisation) nor before the nodes' clock offsets are known (``skew.py``): a node a
+    minute behind that reports first makes a minute's pause.
+    """
     run = state.run
     last = last_activity_us(state)
     shape, run.quiet_ranks = run.quiet_ranks, None
     if last is None:
         return
     gap_s = (now_us - last) / 1e6
-    if gap_s >= settings.log_silence_s / 2:
+    if gap_s < settings.log_silence_s / 2:
+        return
+    starting = state.phase == "init" or (run.saw_steps and run.max_step is None)
+    if not starting and clocks_known(state):
         kept = state.history.setdefault(run.phase_line or "quiet", [])
         kept.append(gap_s)
         del kept[: max(0, len(kept) - settings.phase_history)]
         if shape and not run.verdict_open:
             learn_pause(state, shape, gap_s)
-        restart_floor(run, now_us)
+    restart_floor(run, now_us)
 
 
 def _kind(marker: str) -> str:
@@ -130,11 +137,13 @@ def on_log(state: JobState, event: LogLine, now_us: int, settings: HangSettings)
     phase ("saved checkpoint") other than the announced one, in a job that reports steps, is
     no sign of life and changes no phase: an asynchronous save's writer reports completion
     whether the training loop runs, evaluates or hangs; the loop shows progress by its steps.
-    For a job that reports no steps, a line after a verdict closes the hang episode.
+    For a job that reports no steps, a line after a verdict closes the hang episode. A line of a
+    node whose clock is off the job's (``skew.py``) counts at the job's time of the line.
     """
     seen(state, event.node_id, now_us)
     if event.source not in JOB_LOG_SOURCES:
         return
+    now_us = job_time_us(state, event.node_id, now_us)
     run = state.run
     ended = _ended(event.line, settings)
     if run.saw_steps and ended is not None and (ended != run.phase_line or _other_tag(run, event.line)):
@@ -154,7 +163,12 @@ def on_log(state: JobState, event: LogLine, now_us: int, settings: HangSettings)
 
 
 def on_step(state: JobState, event: StepProgress, now_us: int, settings: HangSettings) -> None:
-    """Record training progress; progress past a verdict's step closes the hang episode."""
+    """Record training progress; progress past a verdict's step closes the hang episode.
+
+    The node's own report time feeds the clock-offset estimate (``skew.py``); the job's
+    progress is timed at the job's time of the report (its own less the node's offset): a node
+    a minute behind that reports a step first must not date the job's progress a minute back.
+    """
     run = state.run
     seen(state, event.node_id, now_us)
     run.saw_steps = True
@@ -162,6 +176,7 @@ def on_step(state: JobState, event: StepProgress, now_us: int, settings: HangSet
     latest = run.node_step.get(event.node_id)
     if latest is None or event.step > latest[0]:
         run.node_step[event.node_id] = (event.step, now_us)
+    now_us = job_time_us(state, event.node_id, now_us)
     if run.max_step is None or event.step > run.max_step:
         _quiet_ended(state, now_us, settings)
         if run.last_progress_us is not None and now_us > run.last_progress_us:

@@ -9,7 +9,8 @@ estimate needs no step to be matched across nodes (an ahead node's reports reach
 event-time grid, so replays reproduce it.
 
 A node whose offset (the median of its last estimates) exceeds ``skew_tolerance_s`` is left
-out of the probes and the localisation, and the verdict names it with its offset (method
+out of the probes and the localisation, its log lines count as signs of life at the job's time
+(their own less the offset: the job's last line must not move with one node's clock), and the verdict names it with its offset (method
 ``clock_skew``): its samples describe another moment than the others', and mixing them made
 healthy ranks look behind or still busy.
 """
@@ -30,24 +31,29 @@ MIN_ESTIMATES = 3
 
 
 def estimate(state: JobState, now_us: int, s: HangSettings) -> None:
-    """Add one offset estimate per node with a fresh step report (mutates ``state``).
+    """Add one offset estimate per node with a fresh step report and refresh the offsets of
+    the skewed nodes (``run.skew_us``) (mutates ``state``).
 
     Reports within the vote window (``window_s``) count: a node whose clock is behind the
     job's by a minute shows reports a minute old at every vote, and a node that stopped with
-    the job keeps its intercept. Nothing is estimated unless at least half the job's
+    the job keeps its intercept. Reports from before the job's last pause ended (``floor_us``,
+    at the node's known offset) do not: across a pause the intercepts differ by its length. Nothing is estimated unless at least half the job's
     reporting nodes (and ``MIN_NODES``) reported a step within it."""
     run = state.run
     if not run.step_ms or len(run.node_step) < MIN_NODES:
         return
     step_us = median(run.step_ms) * 1000.0
     fresh_after = now_us - seconds(s.window_s)
-    fresh = {n: t - st * step_us for n, (st, t) in run.node_step.items() if t >= fresh_after}
+    since_us = run.floor_us if run.floor_us is not None else fresh_after
+    fresh = {n: t - st * step_us for n, (st, t) in run.node_step.items()
+             if t >= fresh_after and t - run.skew_us.get(n, 0) >= since_us}
     if len(fresh) < max(MIN_NODES, len(run.node_step) / 2):
         return
     reference = median(fresh.values())
     for node, intercept in fresh.items():
         kept = run.offsets_s.setdefault(node, deque(maxlen=SKEW_ESTIMATES))
         kept.append((intercept - reference) / 1e6)
+    run.skew_us = {node: seconds(offset) for node, offset in skewed_nodes(state, s).items()}
 
 
 def skewed_nodes(state: JobState, s: HangSettings) -> dict[str, float]:
@@ -57,6 +63,39 @@ def skewed_nodes(state: JobState, s: HangSettings) -> dict[str, float]:
         if len(kept) >= MIN_ESTIMATES and abs(offset := median(kept)) > s.skew_tolerance_s:
             out[node] = offset
     return out
+
+
+def clocks_known(state: JobState) -> bool:
+    """Whether every node reporting steps has its clock offset estimated (always, in a job
+    with fewer than ``MIN_NODES`` of them: no estimate, no correction). Until then the
+    job's time of a report is unknown, and a quiet period measured on it may be a clock error."""
+    run = state.run
+    if len(run.node_step) < MIN_NODES:
+        return True
+    return all(len(run.offsets_s.get(node, ())) >= MIN_ESTIMATES for node in run.node_step)
+
+
+def job_time_us(state: JobState, node: str | None, stamped_us: int) -> int:
+    """The job's time of an event ``node`` stamped ``stamped_us``: less the node's clock offset
+    as of the last vote (see :func:`skewed_nodes`; 0 unless the node is skewed).
+
+    A node that runs behind and sends samples holds the reorder buffer's watermark, which then
+    releases the job's events in stamp order: that node's events come early, and their
+    corrected times would be in the job's future, so they are held to the newest job time
+    already seen (``state.last_us``). A node without samples does not hold the watermark: its
+    events come in arrival order, at their corrected times."""
+    offset_us = state.run.skew_us.get(node, 0) if node is not None else 0
+    if offset_us >= 0 or node is None or not _sends_samples(state, node):
+        return stamped_us - offset_us
+    newest_us = stamped_us if state.last_us is None else max(state.last_us, stamped_us)
+    return min(stamped_us - offset_us, newest_us)
+
+
+def _sends_samples(state: JobState, node: str) -> bool:
+    """Whether ``node`` sent the attempt GPU or stack samples (periodic kinds that hold the
+    job's reorder buffer; O(ranks of the node))."""
+    run = state.run
+    return any(r in run.gpu or r in run.stacks for r in state.ranks_of(node))
 
 
 def skew_finding(skewed: dict[str, float]) -> Localization:

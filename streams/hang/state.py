@@ -81,11 +81,14 @@ class AttemptState:
     stacks: dict[int, StackRun] = field(default_factory=dict)
     colls: dict[tuple[int, str], Snapshot] = field(default_factory=dict)
     node_seen_us: dict[str, int] = field(default_factory=dict)
+    """Latest event time any source of each node reported (node silence)."""
     node_step: dict[str, tuple[int, int]] = field(default_factory=dict)
     """Node -> its latest reported step and that report's event time (us)."""
     offsets_s: dict[str, deque[float]] = field(default_factory=dict)
     """Node -> its recent clock-offset estimates in seconds (see ``skew.py``)."""
-    """Latest event time any source of each node reported (node silence)."""
+    skew_us: dict[str, int] = field(default_factory=dict)
+    """Node -> its clock offset in us, for the nodes off by more than the tolerance (set at each
+    vote from ``offsets_s``): subtracted from their event times to get the job's time."""
     last_log_us: int | None = None
     phase_line: str | None = None
     phase_depth: int = 0
@@ -195,6 +198,7 @@ def _dump_run(run: AttemptState) -> JsonData:
         "node_seen_us": [[n, t] for n, t in sorted(run.node_seen_us.items())],
         "node_step": [[n, st, t] for n, (st, t) in sorted(run.node_step.items())],
         "offsets_s": [[n, list(v)] for n, v in sorted(run.offsets_s.items())],
+        "skew_us": [[n, o] for n, o in sorted(run.skew_us.items())],
         "last_log_us": run.last_log_us,
         "phase_line": run.phase_line,
         "phase_depth": run.phase_depth,
@@ -244,6 +248,7 @@ def _load_run(data: JsonData) -> AttemptState:
         node_seen_us={str(n): int(t) for n, t in data["node_seen_us"]},
         node_step={str(n): (int(st), int(t)) for n, st, t in data.get("node_step", [])},  # absent from older states
         offsets_s={str(n): deque((float(x) for x in v), maxlen=SKEW_ESTIMATES) for n, v in data.get("offsets_s", [])},
+        skew_us={str(n): int(o) for n, o in data.get("skew_us", [])},  # absent from older states
     )
     for name in ("last_log_us", "saw_steps", "max_step", "last_progress_us", "floor_us",
                  "verdict_open", "verdict_step", "verdict_us", "phase_line", "hook_step"):

@@ -19,7 +19,8 @@ variation knobs of ``producers.simulator.Variation``:
   (one run in five of jobs of 3+ nodes) by 30-120 s (tag ``skew_s>15``).
 
 Figures: recall, exact source, latency p50/p95 from the true onset to the verdict's emission
-(its event time), false verdicts per condition, per profile and per knob, and a healthy
+(the wall time at which the job pipeline releases the event that triggers it: the
+reorder buffer may hold events back, e.g. waiting for a dead node), false verdicts per condition, per profile and per knob, and a healthy
 false-alarm bound from ``--healthy-hours`` job-hours of healthy small jobs with
 heterogeneity, periodic (sync or async, all-rank or rank-0) checkpoints and evaluations.
 This module may import the simulator; the detector it evaluates may not.
@@ -37,13 +38,14 @@ import argparse
 import json
 import math
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from producers.simulator import FleetConfig, Variation, simulate
 from producers.simulator import scenarios as sc
+from producers.simulator.config import node_id
 from schemas import Event, GpuSample, HangVerdict, JobEvent, NetSample
 from streams.core.reorder import ReorderBuffer
 from streams.hang.detector import HangDetector
@@ -217,48 +219,85 @@ def route(events: Iterable[Event]) -> dict[str, list[Event]]:
     return by_job
 
 
-def released(events: Iterable[Event]) -> Iterator[Event]:
-    """``events`` in the order the job pipeline's reorder buffer releases them (default settings)."""
+def released(events: Iterable[Event], true_time: Callable[[Event], datetime] | None = None
+             ) -> Iterator[tuple[Event, datetime]]:
+    """``events`` in the order the job pipeline's reorder buffer releases them (default settings),
+    each with the wall time at which it is released: the true time of the event whose arrival
+    released it (events arrive in true order; ``true_time`` undoes a skewed clock, default the
+    event time). The final drain happens at the last arrival."""
     d = DetectionSettings()
-    lateness, max_skew, path_skew = (timedelta(seconds=x) for x in (d.lateness_s, d.max_skew_s, d.path_skew_s))
+    lateness, max_skew, path_skew, dead_node = (timedelta(seconds=x) for x in (
+        d.lateness_s, d.max_skew_s, d.path_skew_s, d.dead_node_s))
     buffer = ReorderBuffer()
+    wall: datetime | None = None
     for event in events:
-        yield from buffer.push(event, lateness, max_skew, path_skew)
-    yield from buffer.drain()
+        arrived = true_time(event) if true_time else event.event_time
+        wall = arrived if wall is None else max(wall, arrived)
+        for out in buffer.push(event, lateness, max_skew, path_skew, dead_node):
+            yield out, wall
+    for out in buffer.drain():
+        yield out, wall or out.event_time
 
 
 def detect(events: Sequence[Event], settings: HangSettings, until: datetime | None = None,
            tick_s: float | None = None) -> list[HangVerdict]:
-    """Run one job's events through a fresh detector; its verdicts.
+    """The verdicts of :func:`detect_emitted`."""
+    return [v for v, _ in detect_emitted(events, settings, until, tick_s)]
+
+
+def detect_emitted(events: Sequence[Event], settings: HangSettings, until: datetime | None = None,
+                   tick_s: float | None = None, true_time: Callable[[Event], datetime] | None = None
+                   ) -> list[tuple[HangVerdict, datetime]]:
+    """One job's verdicts from a fresh detector, each with the wall time of its emission.
 
     Events pass through the job pipeline's reorder buffer first (:func:`released`): a node
     whose clock is off sends its events in true order with shifted times, and the buffer holds
-    an ahead node's events back while it passes those of a node far behind on as late. Like the
-    streaming shell, the detector is also flushed as the stream's clock advances
-    (every ``tick_s`` of event time, default ``eval_every_s``, up to ``until``, default the
-    last event): a job that has gone completely silent still gets evaluated.
+    an ahead node's events back while it passes those of a node far behind on as late. A
+    verdict is emitted when the event that made the detector evaluate is released, which may be
+    long after its event time (the buffer waits for a silent node): that release's wall time is
+    the emission. Like the streaming shell, the detector is also flushed as the stream's clock
+    advances (every ``tick_s`` of event time, default ``eval_every_s``, up to ``until``, default
+    the last event; after the input ends the clock runs on from the newest event time at wall
+    pace): a job that has gone completely silent still gets evaluated.
     """
     detector = HangDetector(settings)
     state: JobState = detector.initial()
-    out: list[Event] = []
+    out: list[tuple[HangVerdict, datetime]] = []
     if not events:
         return []
-    events = list(released(events))
+    timed = list(released(events, true_time))
     tick = timedelta(seconds=tick_s or settings.eval_every_s)
-    end = until or max(e.event_time for e in events[-50:])
-    clock = events[0].event_time
-    for event in events:
+    end = until or max(e.event_time for e, _ in timed[-50:])
+    clock = timed[0][0].event_time
+
+    def keep(emitted: Sequence[Event], wall: datetime) -> None:
+        out.extend((e, wall) for e in emitted if isinstance(e, HangVerdict))
+
+    last_wall, newest = timed[-1][1], max(e.event_time for e, _ in timed)
+    for event, wall in timed:
         while clock + tick < event.event_time:
             clock += tick
             state, emitted = detector.flush(state, clock)
-            out += emitted
+            keep(emitted, wall)
         state, emitted = detector.step(state, event)
-        out += emitted
+        keep(emitted, wall)
     while clock < end:
         clock = min(end, clock + tick)
         state, emitted = detector.flush(state, clock)
-        out += emitted
-    return [e for e in out if isinstance(e, HangVerdict)]
+        keep(emitted, last_wall + max(timedelta(0), clock - newest))  # the clock at wall pace past the input
+    return out
+
+
+def true_time_of(variation: Variation) -> Callable[[Event], datetime]:
+    """The true time of an event of a fleet simulated with ``variation`` (its skewed node's
+    events carry ``skew_s`` seconds of clock error)."""
+    skewed = node_id(variation.skew_node) if variation.skew_node is not None and variation.skew_s else None
+    shift = timedelta(seconds=variation.skew_s)
+
+    def true_time(event: Event) -> datetime:
+        return event.event_time - shift if skewed and getattr(event, "node_id", None) == skewed else event.event_time
+
+    return true_time
 
 
 def percentile(values: Sequence[float], q: float) -> float | None:
@@ -308,7 +347,9 @@ def score_case(index: int, case: Case, tally: Tally, settings: HangSettings) -> 
     """Simulate ``case``, run the detector, and add its outcome to ``tally``."""
     run = simulate(case.config, list(case.scenarios))
     end = case.config.at(case.config.duration_ms)
-    verdicts = detect(route(run.events).get("job-0000", []), settings, until=end)
+    emitted = detect_emitted(route(run.events).get("job-0000", []), settings, until=end,
+                             true_time=true_time_of(case.config.variation))
+    verdicts = [v for v, _ in emitted]
     truth = next((t for t in run.truth if t.kind == "hang"), None)
     label = f"#{index} {case.kind}/{case.profile} [{case.config.variation.describe()}]"
     for cell in tally.cells(case):
@@ -321,8 +362,8 @@ def score_case(index: int, case: Case, tally: Tally, settings: HangSettings) -> 
         return
     assert truth is not None
     early = [v for v in verdicts if v.event_time < truth.onset]
-    hit = next((v for v in verdicts if v.event_time >= truth.onset), None)
-    latency = None if hit is None else (hit.event_time - truth.onset).total_seconds()
+    hit, hit_wall = next(((v, w) for v, w in emitted if v.event_time >= truth.onset), (None, None))
+    latency = None if hit_wall is None else (hit_wall - truth.onset).total_seconds()
     exact = hit is not None and tuple(sorted(hit.source_nodes)) == tuple(sorted(truth.node_ids))
     for cell in tally.cells(case):
         cell.hangs += 1

@@ -73,7 +73,8 @@ def ett_overhead(directory: Path, rounds: int = 3) -> str:
     without_stages = [d for d in topology.job_stages(settings) if not isinstance(d, EttDetector)]
     without = topology.Topology(tuple(
         s if s.name != "jobs" else topology.Stage(s.name, s.inputs, s.key, topology.JobPipeline(
-            without_stages, settings.lateness_s, settings.max_skew_s, settings.path_skew_s), s.outputs, s.redirect)
+            without_stages, settings.lateness_s, settings.max_skew_s, settings.path_skew_s, settings.dead_node_s),
+            s.outputs, s.redirect)
         for s in full.stages))
     best = {"with": float("inf"), "without": float("inf")}
     for _ in range(rounds):

@@ -202,3 +202,61 @@ def test_a_node_path_whose_first_samples_came_late_holds_the_watermark_from_then
     assert released == []  # held: the node path is at 5 s
     released = [e.event_id for e in buf.push(gpu(45), LATE)]  # the node path moves on: 45 - 10 s of lateness
     assert released == [f"log-{sec}" for sec in (*range(20, 30), *range(31, 36))] and buf.late == 1
+
+
+def _sample(kind: str, sec: float, node: str) -> object:
+    from schemas import CollectiveProgress, GpuSample
+
+    at = T0 + timedelta(seconds=sec)
+    if kind == "gpu":
+        return GpuSample(event_id=f"{node}-gpu-{sec}", event_time=at, cluster="c", node_id=node, gpus=())
+    return CollectiveProgress(event_id=f"{node}-coll-{sec}", event_time=at, cluster="c", node_id=node, job_id="j1",
+                              rank=0, comm_group="g", last_enqueued_seq=1, last_completed_seq=1)
+
+
+def test_a_node_whose_clock_runs_far_ahead_neither_idles_the_others_nor_leads_the_watermark() -> None:
+    # issue 14: one node minutes ahead made every other source lag "the newest" by more than
+    # max_skew, so they were idle, its clock became the job's and everything else arrived late
+    buf = ReorderBuffer()
+    skew = timedelta(seconds=60)
+    released = []
+    for sec in range(0, 200, 5):
+        for node in ("n1", "n2", "n3"):
+            released += buf.push(_sample("gpu", sec, node), LATE, skew)  # type: ignore[arg-type]
+        released += buf.push(_sample("gpu", sec + 120, "ahead"), LATE, skew)  # type: ignore[arg-type]
+    assert buf.late == 0
+    times = [e.event_time for e in released]
+    assert times == sorted(times)  # in order: the ahead node's samples wait for the others
+    assert max(times) <= T0 + timedelta(seconds=195)
+
+
+def test_a_node_silent_on_both_paths_is_dead_within_seconds_on_one_path_a_little_later() -> None:
+    skew, path_skew, dead = timedelta(seconds=60), timedelta(seconds=300), timedelta(seconds=15)
+
+    def run(kinds: tuple[str, ...]) -> float:
+        """Seconds after the dead node's last samples until the others' are released past it."""
+        buf = ReorderBuffer()
+        for sec in range(0, 200, 5):
+            for node in ("n1", "n2", "n3", "dead"):
+                if node == "dead" and sec > 50:
+                    continue
+                for kind in kinds:
+                    for out in buf.push(_sample(kind, sec, node), LATE, skew, path_skew, dead):  # type: ignore[arg-type]
+                        if out.event_time > T0 + timedelta(seconds=55):
+                            return float(sec - 50)
+        raise AssertionError("never released")
+
+    assert run(("gpu", "coll")) <= 25  # 15 s of silence (three 5 s intervals) + lateness
+    assert 30 <= run(("gpu",)) <= 40  # GPU samples alone: maybe a lagging re-keying hop, so twice that
+
+
+def test_a_dead_node_is_judged_by_its_own_sampling_interval() -> None:
+    buf = ReorderBuffer()
+    skew, path_skew, dead = timedelta(seconds=120), timedelta(seconds=300), timedelta(seconds=15)
+    released: list[object] = []
+    for sec in range(0, 300, 30):  # samples every 30 s (dcgm-exporter's default interval)
+        for node in ("n1", "n2", "n3", "n4"):
+            for kind in ("gpu", "coll"):
+                released += buf.push(_sample(kind, sec, node), LATE, skew, path_skew, dead)  # type: ignore[arg-type]
+    assert buf.late == 0  # 30 s between samples is no death
+    assert ReorderBuffer.load(buf.dump()).source_gap_us == buf.source_gap_us

@@ -11,7 +11,7 @@ from schemas import Event, GpuSample, HangVerdict, NetPort, NetSample, StackSamp
 from streams.hang import HangSettings
 from streams.hang.probes import metrics_idle
 from streams.hang.state import to_us
-from tests.bench.hang_eval import detect, route
+from tests.bench.hang_eval import detect, detect_emitted, route, true_time_of
 from tests.unit.hang.test_hang_probes import feed
 
 JOB = Job()
@@ -156,3 +156,35 @@ def test_clocks_a_few_seconds_apart_are_not_skew() -> None:
     (verdict,) = _skewed_hang(3.0)
     assert verdict.source_nodes == ("node-0001",)
     assert not [f for f in verdict.localization if f.method == "clock_skew"]
+
+
+def _emitted(config: FleetConfig, scenarios: list[object]) -> list[tuple[HangVerdict, float]]:
+    """Verdicts of job 0 with their emission (wall seconds from the fleet's start), events in
+    arrival order through the job pipeline's reorder buffer."""
+    events = route(simulate(config, scenarios).events)["job-0000"]  # type: ignore[arg-type]
+    start = config.at(0)
+    return [(v, (wall - start).total_seconds()) for v, wall in
+            detect_emitted(events, HangSettings(), until=config.at(config.duration_ms),
+                           true_time=true_time_of(config.variation))]
+
+
+def test_the_only_logging_node_far_ahead_does_not_make_the_job_look_silent() -> None:
+    # issue 14: rank 0 (the only node logging) 100 s ahead in a logs-and-steps job: its clock
+    # drove the votes, the others' steps looked 100 s old, and the job was declared hung
+    for skew_s in (100.0, -100.0):
+        config = FleetConfig(nodes=4, gpus_per_node=8, jobs=1, duration_s=1500, seed=3, cluster="skew",
+                             variation=Variation(node_metrics=False, stacks=False, flight_recorder=False, hooks=False,
+                                                 skew_node=0, skew_s=skew_s))
+        assert _emitted(config, [sc.LongEval(job=0, at_s=500, duration_s=300)]) == [], skew_s
+        ((verdict, emitted_s),) = _emitted(config, [sc.Hang(job=0, at_s=900, source="single", ranks=(9,))])
+        # logs and steps only: silence for twice the job's longest earlier pause (46 s here)
+        assert 900 <= emitted_s <= 900 + 100, skew_s
+
+
+def test_a_dead_node_with_stacks_is_reported_within_a_minute_of_wall_time() -> None:
+    # issue 14: the reorder buffer waited max_skew (60 s) for a dead node before releasing the
+    # others' events, so the verdict's emission came a minute after the onset at best
+    config = FleetConfig(nodes=4, gpus_per_node=8, jobs=1, duration_s=1100, seed=5, cluster="dead")
+    ((verdict, emitted_s),) = _emitted(config, [sc.Hang(job=0, at_s=700, dead_node=2)])
+    assert verdict.source_nodes == ("node-0003",)
+    assert emitted_s - 700 <= 50

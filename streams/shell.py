@@ -4,18 +4,16 @@
 message that does not decode or validate, or whose processing raises, becomes a
 ``dead_letter`` event with its raw bytes, topic, partition, offset, stage and error, is
 counted, and the agent moves on. ``StateTable`` keeps each key's detector state in a
-changelog-backed Faust table (JSON bytes), cached in memory and written behind.
+changelog-backed Faust table (compressed JSON, split into parts when large:
+``streams.state_record``), cached in memory and written behind.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
-import json
 import logging
 import time
-import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -27,9 +25,11 @@ from faust.types import TP, EventT, StreamT, TableT
 from schemas import DeadLetter, Event, dead_letter, decode, encode, topic_for
 from schemas.registry import BY_NAME, TOPICS
 from schemas.settings import KafkaSettings
+from streams import state_record
 from streams.align import InputAligner
 from streams.core.detector import Detector
 from streams.core.reorder import time_us
+from streams.state_record import Decoded, Encoded, MissingPart, part_key, part_owner, storage_key
 
 log = logging.getLogger("faultline.streams")
 
@@ -276,21 +276,6 @@ def _process_letter(event: Event, message: Message, exc: Exception) -> DeadLette
                        event_time=event.event_time)
 
 
-def pack_state(data: Any) -> str:
-    """A detector's dumped state as compact text for a changelog message.
-
-    Job states hold windows of samples for every rank (hundreds of KB for a 64-node job);
-    deflate shrinks the JSON about tenfold so they stay far below Kafka's message limit.
-    """
-    raw = json.dumps(data, separators=(",", ":")).encode()
-    return base64.b64encode(zlib.compress(raw, 1)).decode("ascii")
-
-
-def unpack_state(text: str) -> Any:
-    """Inverse of :func:`pack_state`."""
-    return json.loads(zlib.decompress(base64.b64decode(text)))
-
-
 @dataclass
 class _Unsaved:
     """What a key did since its last snapshot was taken: input records to ack, outputs sent."""
@@ -304,7 +289,7 @@ class _Snapshot:
     """A key's state record, taken but not yet written: it waits until every output it
     reflects is delivered, then goes to the table and its input records are acked."""
 
-    packed: str
+    record: Encoded
     acks: list[Ack]
     sent: list[Delivery]
 
@@ -321,7 +306,8 @@ def _succeeded(delivery: Delivery) -> bool:
 
 
 class StateTable:
-    """Detector state per key, and the input offsets it reflects, in one changelog record.
+    """Detector state per key, and the input offsets it reflects, in one changelog record:
+    one value, or a head and its parts when the state is large (``streams.state_record``).
 
     Effectively-once without Kafka transactions (faust-streaming's exactly-once mode is not
     sound: see docs/topology.md). Three rules make a key's state and the consumer group's
@@ -344,6 +330,11 @@ class StateTable:
     same partition (Faust writes a table's changelog to the current event's partition).
     A crash re-reads at most about ``every_s`` of event time per key; what it re-applies
     emits the same deterministic ids again, which sinks and actuators deduplicate.
+
+    A record split into parts is written parts first (only those not already stored), then
+    its head, then tombstones for the key's parts no head references any more, all to the
+    key's partition in that order: a head read on recovery only references parts written
+    before it, and the orphans of a write a crash interrupted go at the key's next write.
     """
 
     def __init__(self, table: TableT[Any, Any], detector: Detector[Any], every_s: float,
@@ -367,19 +358,39 @@ class StateTable:
         self._since_sweep: dict[int, int] = {}
         self._put_at_s: dict[str, float] = {}
         """Wall (monotonic) time of each key's last record: :meth:`save_idle` finds quiet keys."""
+        self._stored: dict[str, set[str]] = {}
+        """Per loaded key, the hashes of its parts in the table (referenced by its head or not)."""
+        self._part_index: dict[str, set[str]] | None = None
+        """Storage key -> hashes of its parts in the table, built at the first load after a
+        (re)assignment: the parts of every key, orphans included, in one pass over the table."""
 
     def get(self, key: str) -> Any:
-        """The live state of ``key`` (loaded with its applied offsets on first use)."""
+        """The live state of ``key`` (loaded with its applied offsets on first use).
+
+        A record whose head references a part missing from the table (never expected: parts
+        are written before their head) is logged and the key starts afresh."""
         if key not in self.cache:
-            raw = self.table.get(key)
-            record = unpack_state(raw) if raw else None
-            if isinstance(record, dict) and "state" in record and "offsets" in record:
-                self.cache[key] = self.detector.load(record["state"])
-                self.applied[key] = {str(k): int(v) for k, v in record["offsets"].items()}
-            else:  # no record yet, or one written before offsets were kept with the state
-                self.cache[key] = self.detector.load(record) if record else self.detector.initial()
-                self.applied[key] = {}
+            try:
+                record = state_record.decode(self.table.get(storage_key(key)),
+                                             lambda digest: self.table.get(part_key(key, digest)))
+            except MissingPart as exc:
+                log.error("state of %s cannot be loaded, starting afresh: %s", key, exc)
+                record = Decoded(None, {})
+            self.cache[key] = self.detector.initial() if record.state is None else self.detector.load(record.state)
+            self.applied[key] = record.offsets
+            self._stored[key] = self._parts_in_table(storage_key(key)) | set(record.parts)
         return self.cache[key]
+
+    def _parts_in_table(self, stored_key: str) -> set[str]:
+        """The hashes of the parts of ``stored_key`` in the table (one pass over the table's
+        keys after each (re)assignment, then a lookup)."""
+        if self._part_index is None:
+            self._part_index = {}
+            for name in list(self.table.data):
+                owner = part_owner(name) if isinstance(name, str) else None
+                if owner is not None:
+                    self._part_index.setdefault(owner[0], set()).add(owner[1])
+        return set(self._part_index.get(stored_key, ()))
 
     def seen(self, key: str, message: Message) -> bool:
         """Whether ``key``'s state already reflects ``message`` (a re-delivery after a crash)."""
@@ -456,12 +467,28 @@ class StateTable:
             return
         del self._snapshots[key]
         if snapshot.delivered():
-            self.table.data[key] = snapshot.packed
-            self.table.send_changelog(self._partition_of[key], key, snapshot.packed)
+            self._store(key, snapshot.record)
             for ack in snapshot.acks:
                 ack()
         else:  # an output failed: leave its inputs unacked, they are read again after a restart
             log.error("state of %s not saved: an output it reflects was not delivered", key)
+
+    def _store(self, key: str, record: Encoded) -> None:
+        """Write ``record`` of ``key`` to the table and its changelog: its new parts, its head,
+        then tombstones for the key's parts it does not reference (the previous record's, and
+        orphans of a write a crash interrupted)."""
+        partition = self._partition_of[key]
+        for digest, value in record.new_parts.items():
+            self._send(partition, part_key(key, digest), value)
+        self._send(partition, storage_key(key), record.head)
+        for digest in sorted(self._stored.get(key, set()) - set(record.parts)):
+            self.table.data.pop(part_key(key, digest), None)
+            self.table.send_changelog(partition, part_key(key, digest), None, value_serializer="raw")
+        self._stored[key] = set(record.parts)
+
+    def _send(self, partition: int, stored_key: str, value: str) -> None:
+        self.table.data[stored_key] = value
+        self.table.send_changelog(partition, stored_key, value)
 
     def _drop_saved(self, keys: set[str]) -> None:
         """Forget, in one partition's open set, the keys with nothing left to save."""
@@ -478,8 +505,9 @@ class StateTable:
         waiting = self._snapshots.get(key)
         acks = (waiting.acks if waiting else []) + unsaved.acks
         sent = [d for d in (waiting.sent if waiting else []) if not _succeeded(d)] + unsaved.sent
-        record = {"state": self.detector.dump(self.cache[key]), "offsets": dict(sorted(self.applied[key].items()))}
-        self._snapshots[key] = _Snapshot(pack_state(record), acks, sent)
+        record = state_record.encode(self.detector.dump(self.cache[key]), dict(sorted(self.applied[key].items())),
+                                     self._stored.get(key, ()))
+        self._snapshots[key] = _Snapshot(record, acks, sent)
         self.written_at[key] = event_time
 
     def median_latest(self) -> datetime | None:
@@ -493,9 +521,10 @@ class StateTable:
     def forget(self) -> None:
         """Drop everything after a rebalance: the table is the truth for reassigned keys, and
         records not yet acked are delivered again to whoever owns them now."""
-        for attribute in (self.cache, self.applied, self.written_at, self.latest, self._unsaved,
-                          self._snapshots, self._partition_of, self._open, self._since_sweep, self._put_at_s):
+        for attribute in (self.cache, self.applied, self.written_at, self.latest, self._unsaved, self._snapshots,
+                          self._partition_of, self._open, self._since_sweep, self._put_at_s, self._stored):
             attribute.clear()
+        self._part_index = None
 
 
 def _position(message: Message) -> str:

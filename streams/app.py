@@ -128,7 +128,8 @@ def _wire_stage(app: faust.App, shell: Shell, stage: Stage, kafka: KafkaSettings
     its physical input topics."""
     lateness_s = settings.detection.lateness_s
     at_least_once = settings.processing_guarantee == "at_least_once"
-    table = StateTable(app.Table(table_name(stage.name), default=None, key_type=str, value_type=str,
+    # values are deflated JSON, written raw (streams.state_record); keys stay JSON text
+    table = StateTable(app.Table(table_name(stage.name), default=None, key_type=str, value_type=bytes,
                                  partitions=kafka.partitions), stage.detector, stage.state_every_s)
     inputs = frozenset(kafka.topic(name) for name in stage.inputs)
     aligner: InputAligner[Aligned] = InputAligner()

@@ -486,7 +486,7 @@ class StateTable:
             self.table.send_changelog(partition, part_key(key, digest), None, value_serializer="raw")
         self._stored[key] = set(record.parts)
 
-    def _send(self, partition: int, stored_key: str, value: str) -> None:
+    def _send(self, partition: int, stored_key: str, value: bytes) -> None:
         self.table.data[stored_key] = value
         self.table.send_changelog(partition, stored_key, value)
 

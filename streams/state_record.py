@@ -1,7 +1,8 @@
 """How a key's state record is laid out in its changelog: one value, or a head and its parts.
 
 A record is a detector's dumped state plus the input offsets it reflects (``StateTable``).
-Its JSON text is compressed (zlib) and base64-encoded into a changelog value. A record whose
+Its JSON text is compressed (zlib) into a changelog value (raw bytes; values written before
+2026-11-26 are base64 text in a JSON string, and still read). A record whose
 state JSON is at most :data:`SINGLE_MAX_RAW_BYTES` is one value under the key, as it always
 was. A larger one (a 1,024-node job holds ~70 MB of JSON) is cut into *parts* of at most
 :data:`PART_MAX_RAW_BYTES` of JSON text each, every part compressed on its own and stored under
@@ -33,10 +34,10 @@ PART_MIN_RAW_BYTES = 64 * 1024
 """No content-defined cut is made closer than this to the previous one."""
 PART_MAX_RAW_BYTES = 512 * 1024
 """Longest JSON text of one part: a cut is forced here. Even incompressible text packs into
-``4 * ceil((n + n/1000 + 64) / 3)`` bytes (zlib's worst case, then base64): 700 KB < 1 MB."""
+``n + n/1000 + 64`` bytes (zlib's worst case): 525 KB < 1 MB."""
 CUT_MASK = (1 << 9) - 1
 """A boundary whose hash has these bits clear is a cut: one boundary in 512 past the minimum
-(a job state has one per ~300 bytes of JSON: its parts average ~220 KB of JSON, ~40 KB packed)."""
+(a job state has one per ~300 bytes of JSON: its parts average ~220 KB of JSON, ~30 KB packed)."""
 CUT_WINDOW_BYTES = 128
 """Bytes around a boundary that its hash covers: the last quarter before it, the rest after (an
 array element's beginning, e.g. an event's id, varies more than its end)."""
@@ -48,24 +49,32 @@ _BOUNDARY = re.compile(rb"[}\]],")
 """The end of a JSON array element or object member that is itself an object or an array."""
 
 
-def pack_state(data: Any) -> str:
-    """A JSON-ready value as compact text for a changelog message (zlib, then base64)."""
+Value = bytes | str
+"""A changelog value as the table holds it: bytes; text (base64) only in values of older workers."""
+
+
+def pack_state(data: Any) -> bytes:
+    """A JSON-ready value as a compact changelog value (deflated JSON)."""
     return pack_bytes(json.dumps(data, separators=(",", ":")).encode())
 
 
-def unpack_state(text: str) -> Any:
-    """Inverse of :func:`pack_state`."""
-    return json.loads(unpack_bytes(text))
+def unpack_state(value: Value) -> Any:
+    """Inverse of :func:`pack_state`; also reads the base64 values of older workers."""
+    return json.loads(unpack_bytes(value))
 
 
-def pack_bytes(raw: bytes) -> str:
-    """``raw`` deflated (level 1: ~10x on state JSON, fast) and base64-encoded."""
-    return base64.b64encode(zlib.compress(raw, 1)).decode("ascii")
+def pack_bytes(raw: bytes) -> bytes:
+    """``raw`` deflated (level 1: ~5x on job state JSON, and fast: a snapshot blocks its worker)."""
+    return zlib.compress(raw, 1)
 
 
-def unpack_bytes(text: str) -> bytes:
-    """Inverse of :func:`pack_bytes`."""
-    return zlib.decompress(base64.b64decode(text))
+def unpack_bytes(value: Value) -> bytes:
+    """Inverse of :func:`pack_bytes`. Older workers wrote base64 text, which Faust's JSON value
+    serializer put in quotes: such a value (text, or bytes opening with a quote, which a zlib
+    stream never does) is unquoted and base64-decoded first."""
+    if isinstance(value, bytes) and value[:1] == b'"':
+        value = str(json.loads(value))
+    return zlib.decompress(base64.b64decode(value) if isinstance(value, str) else value)
 
 
 def storage_key(key: str) -> str:
@@ -98,9 +107,9 @@ class Encoded:
     of its parts (empty: the head is the whole record) and the packed values of the parts
     that were not already stored (hash -> value)."""
 
-    head: str
+    head: bytes
     parts: tuple[str, ...] = ()
-    new_parts: dict[str, str] = field(default_factory=dict)
+    new_parts: dict[str, bytes] = field(default_factory=dict)
 
     def written_bytes(self) -> int:
         """Bytes of the values this record writes (head and new parts; keys excluded)."""
@@ -116,7 +125,7 @@ def encode(state: Any, offsets: Mapping[str, int], stored: Iterable[str] = ()) -
         return Encoded(pack_bytes(b'{"state":' + text + b',"offsets":' + offsets_text + b"}"))
     known = set(stored)
     order: list[str] = []
-    new_parts: dict[str, str] = {}
+    new_parts: dict[str, bytes] = {}
     for chunk in split(text):
         digest = hashlib.sha256(chunk).hexdigest()[:_HASH_CHARS]
         order.append(digest)
@@ -161,7 +170,7 @@ class MissingPart(LookupError):
     """A head references a part that is not in the table (never written, or lost)."""
 
 
-def decode(head: str | None, read_part: Callable[[str], str | None]) -> Decoded:
+def decode(head: Value | None, read_part: Callable[[str], Value | None]) -> Decoded:
     """The record whose head value is ``head``; ``read_part(hash)`` returns a part's value.
     Reads every layout written so far: a split head, one ``{"state", "offsets"}`` value, and
     a bare state (written before offsets were kept with the state). Raises
@@ -175,7 +184,7 @@ def decode(head: str | None, read_part: Callable[[str], str | None]) -> Decoded:
     return Decoded(record if record else None, {})  # no record (None), or a bare legacy state
 
 
-def _read(read_part: Callable[[str], str | None], digest: str) -> bytes:
+def _read(read_part: Callable[[str], Value | None], digest: str) -> bytes:
     value = read_part(digest)
     if value is None:
         raise MissingPart(f"state part {digest} is not in the table")

@@ -33,13 +33,13 @@ pytestmark = pytest.mark.integration
 JOB = "job-0000"
 
 
-def _changelog(kafka: KafkaSettings, app_id: str) -> dict[str, str | None]:
+def _changelog(kafka: KafkaSettings, app_id: str) -> dict[str, bytes | None]:
     """The jobs table's changelog read to its end: the latest value per key (None: deleted)."""
     from confluent_kafka import Consumer, TopicPartition
 
     topic = changelog_topic(app_id, "jobs")
     consumer = Consumer(kafka.confluent(**{"group.id": f"read-{uuid.uuid4().hex}", "enable.auto.commit": False}))
-    latest: dict[str, str | None] = {}
+    latest: dict[str, bytes | None] = {}
     try:
         for partition in range(kafka.partitions):
             low, high = consumer.get_watermark_offsets(TopicPartition(topic, partition), timeout=10)
@@ -51,17 +51,16 @@ def _changelog(kafka: KafkaSettings, app_id: str) -> dict[str, str | None]:
                 msg = consumer.poll(1.0)
                 if msg is None or msg.error():
                     continue
-                value = msg.value()
-                latest[_text(msg.key() or b"")] = None if value is None else _text(value)
+                latest[_key(msg.key() or b"")] = msg.value()
                 position = (msg.offset() or 0) + 1
     finally:
         consumer.close()
     return latest
 
 
-def _text(value: bytes) -> str:
-    """A table key or value as StateTable wrote it (Faust's JSON serializer quotes the text)."""
-    return str(json.loads(value)) if value.startswith(b'"') else value.decode()
+def _key(raw: bytes) -> str:
+    """A table key as StateTable wrote it (Faust's JSON serializer quotes it)."""
+    return str(json.loads(raw))
 
 
 def _job_record(kafka: KafkaSettings, app_id: str) -> state_record.Decoded | None:

@@ -6,9 +6,11 @@ when they changed; records written before parts existed still load.
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 import uuid
+import zlib
 from typing import Any
 
 import pytest
@@ -43,7 +45,7 @@ def job_like_state(events: int, seed: int = 1) -> dict[str, Any]:
             "stages": [{"ranks": {str(r): [rng.random() for _ in range(4)] for r in range(64)}}]}
 
 
-def written(parts: dict[str, str], encoded: Any) -> dict[str, str]:
+def written(parts: dict[str, bytes], encoded: Any) -> dict[str, bytes]:
     """The table's parts once ``encoded`` is written over ``parts``."""
     return {**parts, **encoded.new_parts}
 
@@ -96,11 +98,17 @@ def test_pieces_concatenate_to_the_text_and_respect_the_maximum() -> None:
     assert len(text) > SINGLE_MAX_RAW_BYTES and len(pieces) > 1
 
 
+def legacy_value(data: Any) -> bytes:
+    """A value as workers before 2026-11-26 wrote it: base64 text, quoted by Faust's JSON serializer."""
+    return json.dumps(base64.b64encode(zlib.compress(json.dumps(data).encode(), 1)).decode()).encode()
+
+
 def test_records_of_every_earlier_layout_load() -> None:
-    legacy = decode(pack_state({"state": {"n": 3}, "offsets": {"in#0": 5}}), {}.get)
-    assert (legacy.state, legacy.offsets, legacy.parts) == ({"n": 3}, {"in#0": 5}, ())
-    bare = decode(pack_state({"n": 2}), {}.get)  # written before offsets were kept with the state
-    assert (bare.state, bare.offsets) == ({"n": 2}, {})
+    for pack in (pack_state, legacy_value):
+        single = decode(pack({"state": {"n": 3}, "offsets": {"in#0": 5}}), {}.get)
+        assert (single.state, single.offsets, single.parts) == ({"n": 3}, {"in#0": 5}, ())
+        bare = decode(pack({"n": 2}), {}.get)  # written before offsets were kept with the state
+        assert (bare.state, bare.offsets) == ({"n": 2}, {})
     assert decode(None, {}.get).state is None
 
 

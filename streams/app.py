@@ -25,7 +25,8 @@ from streams.align import InputAligner
 from streams.core.detector import Forward, Output
 from streams.core.topology import Stage
 from streams.settings import WorkerSettings
-from streams.shell import Aligned, Delivery, Message, Shell, StateTable
+from streams.shell import Aligned, Delivery, Message, Shell
+from streams.state_table import StateTable
 from streams.topics import MAX_STATE_MESSAGE_BYTES, create_topics, table_name
 
 log = logging.getLogger("faultline.streams")

@@ -12,7 +12,7 @@ parts in order and holding the offsets. So no changelog value exceeds :data:`MAX
 
 Cut points are content-defined (a hash of the bytes before a JSON element boundary), so a
 change in one place of the state changes the parts around it only: the parts already stored
-are not written again. This module is pure: ``StateTable`` (``streams.shell``) does the I/O.
+are not written again. This module is pure: ``StateTable`` (``streams.state_table``) does the I/O.
 """
 
 from __future__ import annotations

@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 
 from streams.core.detector import JsonData
-from streams.shell import Delivery, Message, StateTable
+from streams.shell import Delivery, Message
 from streams.state_record import MAX_VALUE_BYTES, part_owner, unpack_state
+from streams.state_table import StateTable
 from tests.unit.core.test_state_record import legacy_value
 
 T0 = datetime(2026, 11, 23, 12, tzinfo=UTC)

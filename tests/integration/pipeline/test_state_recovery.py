@@ -142,3 +142,8 @@ def test_a_restarted_worker_resumes_a_job_state_saved_in_parts(kafka: KafkaSetti
     lifecycle = [k for k in saved.offsets if k.startswith(kafka.topic("jobs.lifecycle"))]
     assert lifecycle and all(resumed.offsets[k] == saved.offsets[k] for k in lifecycle)  # not read again
     assert "cannot be loaded" not in second.log_path.read_text(errors="replace")
+    latest = _changelog(kafka, app_id)  # replaced parts were deleted (tombstones), none left behind
+    final = state_record.decode(latest[JOB], lambda digest: latest.get(state_record.part_key(JOB, digest)))
+    kept = {k for k, v in latest.items() if v is not None and state_record.part_owner(k) is not None}
+    assert kept == {state_record.part_key(JOB, digest) for digest in final.parts}
+    assert any(v is None for v in latest.values()), "tombstones of replaced parts"

@@ -25,7 +25,8 @@ from streams.align import InputAligner
 from streams.core.detector import Forward, Output
 from streams.core.topology import Stage
 from streams.settings import WorkerSettings
-from streams.shell import Aligned, Delivery, Message, Shell, StateTable
+from streams.shell import Aligned, Delivery, Message, Shell
+from streams.state_table import StateTable
 from streams.topics import MAX_STATE_MESSAGE_BYTES, create_topics, table_name
 
 log = logging.getLogger("faultline.streams")
@@ -128,7 +129,8 @@ def _wire_stage(app: faust.App, shell: Shell, stage: Stage, kafka: KafkaSettings
     its physical input topics."""
     lateness_s = settings.detection.lateness_s
     at_least_once = settings.processing_guarantee == "at_least_once"
-    table = StateTable(app.Table(table_name(stage.name), default=None, key_type=str, value_type=str,
+    # values are deflated JSON, written raw (streams.state_record); keys stay JSON text
+    table = StateTable(app.Table(table_name(stage.name), default=None, key_type=str, value_type=bytes,
                                  partitions=kafka.partitions), stage.detector, stage.state_every_s)
     inputs = frozenset(kafka.topic(name) for name in stage.inputs)
     aligner: InputAligner[Aligned] = InputAligner()

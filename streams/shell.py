@@ -1,34 +1,30 @@
-"""The thin I/O shell every Faust agent shares: decode, one catch point, state, emit, count.
+"""The thin I/O shell every Faust agent shares: decode, one catch point, emit, count.
 
 ``Shell.consume`` is the single place an agent's failure is caught (STYLE.md rule 8): a
 message that does not decode or validate, or whose processing raises, becomes a
 ``dead_letter`` event with its raw bytes, topic, partition, offset, stage and error, is
-counted, and the agent moves on. ``StateTable`` keeps each key's detector state in a
-changelog-backed Faust table (JSON bytes), cached in memory and written behind.
+counted, and the agent moves on. Each key's detector state is kept by
+``streams.state_table.StateTable``, which acks records once their state is saved.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
-import json
 import logging
 import time
-import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
 
 import faust
-from faust.types import TP, EventT, StreamT, TableT
+from faust.types import TP, EventT, StreamT
 
 from schemas import DeadLetter, Event, dead_letter, decode, encode, topic_for
 from schemas.registry import BY_NAME, TOPICS
 from schemas.settings import KafkaSettings
 from streams.align import InputAligner
-from streams.core.detector import Detector
 from streams.core.reorder import time_us
 
 log = logging.getLogger("faultline.streams")
@@ -274,229 +270,3 @@ def _process_letter(event: Event, message: Message, exc: Exception) -> DeadLette
                        error=f"{type(exc).__name__}: {exc}", partition=message.partition,
                        offset=message.offset, key=message.key, cluster=event.cluster,
                        event_time=event.event_time)
-
-
-def pack_state(data: Any) -> str:
-    """A detector's dumped state as compact text for a changelog message.
-
-    Job states hold windows of samples for every rank (hundreds of KB for a 64-node job);
-    deflate shrinks the JSON about tenfold so they stay far below Kafka's message limit.
-    """
-    raw = json.dumps(data, separators=(",", ":")).encode()
-    return base64.b64encode(zlib.compress(raw, 1)).decode("ascii")
-
-
-def unpack_state(text: str) -> Any:
-    """Inverse of :func:`pack_state`."""
-    return json.loads(zlib.decompress(base64.b64decode(text)))
-
-
-@dataclass
-class _Unsaved:
-    """What a key did since its last snapshot was taken: input records to ack, outputs sent."""
-
-    acks: list[Ack] = field(default_factory=list)
-    sent: list[Delivery] = field(default_factory=list)
-
-
-@dataclass
-class _Snapshot:
-    """A key's state record, taken but not yet written: it waits until every output it
-    reflects is delivered, then goes to the table and its input records are acked."""
-
-    packed: str
-    acks: list[Ack]
-    sent: list[Delivery]
-
-    def deliveries_done(self) -> bool:
-        return all(d.done() for d in self.sent)
-
-    def delivered(self) -> bool:
-        return all(_succeeded(d) for d in self.sent)
-
-
-def _succeeded(delivery: Delivery) -> bool:
-    """Whether the broker acknowledged ``delivery`` (done, neither cancelled nor failed)."""
-    return delivery.done() and not delivery.cancelled() and delivery.exception() is None
-
-
-class StateTable:
-    """Detector state per key, and the input offsets it reflects, in one changelog record.
-
-    Effectively-once without Kafka transactions (faust-streaming's exactly-once mode is not
-    sound: see docs/topology.md). Three rules make a key's state and the consumer group's
-    committed offsets agree after any crash:
-
-    1. **Offsets live in the state.** A key's record holds its detector state and, per input
-       topic-partition, the offset of the last record applied to it. A record at or below
-       that offset is skipped (:meth:`seen`): re-delivery after a crash never applies an
-       event twice (a burst is never counted twice).
-    2. **Ack after the snapshot.** An input record is acked (so its offset may be committed)
-       only when a state record reflecting it is written; Faust flushes the producer, table
-       changelog included, before it commits. Committed offsets therefore never pass state
-       that was not saved: nothing is lost.
-    3. **Outputs before the snapshot.** A snapshot is written only once every output it
-       reflects is delivered, so a skipped record's outputs are already on their topics.
-
-    Snapshots are taken when the detector emitted something or ``every_s`` of event time
-    after the key's last one (dumping a large job state on every message would dominate the
-    cost), and written by :meth:`sweep` from inside the stream iteration of an event of the
-    same partition (Faust writes a table's changelog to the current event's partition).
-    A crash re-reads at most about ``every_s`` of event time per key; what it re-applies
-    emits the same deterministic ids again, which sinks and actuators deduplicate.
-    """
-
-    def __init__(self, table: TableT[Any, Any], detector: Detector[Any], every_s: float,
-                 sweep_every: int = 64) -> None:
-        self.table = table
-        self.detector = detector
-        self.every_s = every_s
-        self.sweep_every = sweep_every
-        self.cache: dict[str, Any] = {}
-        self.applied: dict[str, dict[str, int]] = {}
-        self.written_at: dict[str, datetime] = {}
-        self.latest: dict[str, datetime] = {}
-        """Newest event time seen per key (the stage's clock is their median, see app._tick)."""
-        self.skipped = 0
-        """Records skipped because the key's saved state already reflected them."""
-        self._unsaved: dict[str, _Unsaved] = {}
-        self._snapshots: dict[str, _Snapshot] = {}
-        self._partition_of: dict[str, int] = {}
-        self._open: dict[int, set[str]] = {}
-        """Per partition, the keys with unsaved changes or a snapshot waiting to be written."""
-        self._since_sweep: dict[int, int] = {}
-        self._put_at_s: dict[str, float] = {}
-        """Wall (monotonic) time of each key's last record: :meth:`save_idle` finds quiet keys."""
-
-    def get(self, key: str) -> Any:
-        """The live state of ``key`` (loaded with its applied offsets on first use)."""
-        if key not in self.cache:
-            raw = self.table.get(key)
-            record = unpack_state(raw) if raw else None
-            if isinstance(record, dict) and "state" in record and "offsets" in record:
-                self.cache[key] = self.detector.load(record["state"])
-                self.applied[key] = {str(k): int(v) for k, v in record["offsets"].items()}
-            else:  # no record yet, or one written before offsets were kept with the state
-                self.cache[key] = self.detector.load(record) if record else self.detector.initial()
-                self.applied[key] = {}
-        return self.cache[key]
-
-    def seen(self, key: str, message: Message) -> bool:
-        """Whether ``key``'s state already reflects ``message`` (a re-delivery after a crash)."""
-        self.get(key)
-        if message.offset <= self.applied[key].get(_position(message), -1):
-            self.skipped += 1
-            return True
-        return False
-
-    def put(self, key: str, state: Any, message: Message, sent: list[Delivery], event_time: datetime,
-            changed: bool) -> None:
-        """Keep ``state`` for ``key`` after applying ``message``, whose outputs are ``sent``;
-        take a snapshot if ``changed`` or one is due. Call only inside the stream iteration."""
-        self._write(key)  # a snapshot whose outputs arrived meanwhile goes now, before a newer supersedes it
-        self._put_at_s[key] = time.monotonic()
-        self.cache[key] = state
-        if key not in self.latest or event_time > self.latest[key]:
-            self.latest[key] = event_time
-        self.applied[key][_position(message)] = message.offset
-        unsaved = self._touch(key, message.partition)
-        unsaved.acks.append(message.ack)
-        unsaved.sent.extend(sent)
-        last = self.written_at.get(key)
-        if changed or last is None or (event_time - last).total_seconds() >= self.every_s:
-            self._snapshot(key, event_time)
-
-    def touch(self, key: str, sent: list[Delivery]) -> None:
-        """``key``'s state changed outside an input record (a flush) and emitted ``sent``."""
-        if key in self._partition_of:
-            self._touch(key, self._partition_of[key]).sent.extend(sent)
-
-    def sweep(self, partition: int, now: datetime, key: str | None = None, force: bool = False) -> None:
-        """Write the snapshot of ``key`` (the current record's) if its outputs are delivered.
-        Every ``sweep_every`` records of the partition (or when ``force``) do the same for all
-        its keys, and snapshot those whose unsaved changes are ``every_s`` old in event time
-        ``now``."""
-        if key is not None:
-            self._write(key)
-        count = self._since_sweep.get(partition, 0) + 1
-        if count < self.sweep_every and not force:
-            self._since_sweep[partition] = count
-            return
-        self._since_sweep[partition] = 0
-        keys = self._open.get(partition, set())
-        for open_key in sorted(keys):
-            last = self.written_at.get(open_key)
-            if open_key in self._unsaved and (last is None or (now - last).total_seconds() >= self.every_s):
-                self._snapshot(open_key, now)
-            self._write(open_key)
-        self._drop_saved(keys)
-
-    def save_idle(self, now_s: float, idle_s: float) -> None:
-        """Snapshot the keys with unsaved changes that no record touched for ``idle_s`` of wall
-        time (``now_s``: monotonic seconds), and write every snapshot whose outputs arrived.
-
-        Run from a timer: without it, the last records of a partition that fell quiet would stay
-        unacked (harmless after a crash, they are skipped, but the group's lag never reaches 0).
-        A snapshot taken here carries the key's newest event time as its own."""
-        for key in [k for k in self._unsaved if now_s - self._put_at_s.get(k, now_s) >= idle_s]:
-            self._snapshot(key, self.latest[key])  # every key with changes had a record (put sets latest)
-        for key in list(self._snapshots):
-            self._write(key)
-        for keys in self._open.values():
-            self._drop_saved(keys)
-
-    def _write(self, key: str) -> None:
-        """Write ``key``'s waiting snapshot and ack what it covers, once its outputs are delivered.
-
-        The changelog record goes to the key's own partition, named explicitly, so this may run
-        outside the stream iteration of a record of that key (Faust's ``table[key] = value``
-        takes the partition of the record being processed)."""
-        snapshot = self._snapshots.get(key)
-        if snapshot is None or not snapshot.deliveries_done():
-            return
-        del self._snapshots[key]
-        if snapshot.delivered():
-            self.table.data[key] = snapshot.packed
-            self.table.send_changelog(self._partition_of[key], key, snapshot.packed)
-            for ack in snapshot.acks:
-                ack()
-        else:  # an output failed: leave its inputs unacked, they are read again after a restart
-            log.error("state of %s not saved: an output it reflects was not delivered", key)
-
-    def _drop_saved(self, keys: set[str]) -> None:
-        """Forget, in one partition's open set, the keys with nothing left to save."""
-        keys.difference_update([k for k in keys if k not in self._unsaved and k not in self._snapshots])
-
-    def _touch(self, key: str, partition: int) -> _Unsaved:
-        self._partition_of[key] = partition
-        self._open.setdefault(partition, set()).add(key)
-        return self._unsaved.setdefault(key, _Unsaved())
-
-    def _snapshot(self, key: str, event_time: datetime) -> None:
-        """Take ``key``'s snapshot now; it supersedes (and inherits) one still waiting."""
-        unsaved = self._unsaved.pop(key, _Unsaved())
-        waiting = self._snapshots.get(key)
-        acks = (waiting.acks if waiting else []) + unsaved.acks
-        sent = [d for d in (waiting.sent if waiting else []) if not _succeeded(d)] + unsaved.sent
-        record = {"state": self.detector.dump(self.cache[key]), "offsets": dict(sorted(self.applied[key].items()))}
-        self._snapshots[key] = _Snapshot(pack_state(record), acks, sent)
-        self.written_at[key] = event_time
-
-    def median_latest(self) -> datetime | None:
-        """The median of the keys' newest event times (None before any event): a stage clock
-        that one key with a skewed clock cannot drag forward."""
-        if not self.latest:
-            return None
-        ordered = sorted(self.latest.values())
-        return ordered[len(ordered) // 2]
-
-    def forget(self) -> None:
-        """Drop everything after a rebalance: the table is the truth for reassigned keys, and
-        records not yet acked are delivered again to whoever owns them now."""
-        for attribute in (self.cache, self.applied, self.written_at, self.latest, self._unsaved,
-                          self._snapshots, self._partition_of, self._open, self._since_sweep, self._put_at_s):
-            attribute.clear()
-
-
-def _position(message: Message) -> str:
-    return f"{message.topic}#{message.partition}"

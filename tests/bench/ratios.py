@@ -9,7 +9,8 @@ after the other on the same input is steadier. Each part prints its two rates an
    the same topics from the same broker;
 3. the ClickHouse sink (Kafka -> chDB) against a bare clickhouse-connect insert of the same rows
    into the same chDB;
-4. the largest job the job pipeline keeps up with in real time (nodes), and its state size.
+4. the largest job the job pipeline keeps up with in real time (nodes), and its state record:
+   values, the largest, bytes per snapshot and the time to load it (``--part job``).
 
     python -m tests.bench.ratios [--part replay|worker|sink|job] [--events N]
 """
@@ -24,7 +25,9 @@ import sys
 import tempfile
 import time
 import uuid
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -91,12 +94,13 @@ def ett_overhead(directory: Path, rounds: int = 3) -> str:
 
 
 def job_capacity(max_nodes: int = 1024) -> str:
-    """The largest job (nodes x 8 GPUs) whose events the job pipeline processes faster than it emits them."""
+    """The largest job (nodes x 8 GPUs) whose events the job pipeline processes faster than it
+    emits them, and its state record (``streams.state_record``) per job size: values and the
+    largest of them, bytes written by a snapshot (the first, and one ~12 s of event time later
+    that skips the parts already stored), and the time to load it back (a restart's recovery)."""
     from producers.simulator import FleetConfig, simulate
     from streams import topology
     from streams.core.topology import LocalRunner
-    from streams.settings import DetectionSettings
-    from streams.shell import pack_state
 
     lines = []
     largest = 0
@@ -107,21 +111,82 @@ def job_capacity(max_nodes: int = 1024) -> str:
         run = simulate(FleetConfig(nodes=nodes, jobs=1, nodes_per_job=nodes, duration_s=duration_s, seed=3,
                                    cluster="cap"), [])
         runner = LocalRunner(topology.build())
-        started = time.perf_counter()
-        for event in run.events:
+        record = _JobRecord()
+        elapsed = 0.0
+        for i, event in enumerate(run.events):
+            started = time.perf_counter()
             runner.feed(event)
-        elapsed = time.perf_counter() - started
+            elapsed += time.perf_counter() - started
+            if i in (len(run.events) * 9 // 10, len(run.events) - 1):  # two snapshots ~12 s apart
+                record.snapshot(runner, i)
         produced_rate = len(run.events) / duration_s
         rate = len(run.events) / elapsed
-        job_state = next(v for (stage, _), v in runner.states.items() if stage == "jobs")
-        size = len(pack_state(topology.job_pipeline(DetectionSettings()).dump(job_state)))
         keeps_up = rate >= produced_rate
         largest = nodes if keeps_up else largest
         lines.append(f"  {nodes:5d} nodes: emits {produced_rate:,.0f} events/s, processed {rate:,.0f} events/s "
-                     f"({rate / produced_rate:.2f}x real time), job state {size / 1e6:.2f} MB packed")
+                     f"({rate / produced_rate:.2f}x real time); {record.summary()}")
         if not keeps_up:
             break
     return "\n".join([f"largest job kept up with in real time: {largest} nodes", *lines])
+
+
+class _Changelog(dict[str, Any]):
+    """What ``StateTable`` uses of a Faust table, recording the changelog values it writes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.data = self
+        self.sent: list[tuple[str, int]] = []
+        """(key, value bytes) of every changelog message (0: a tombstone)."""
+
+    def send_changelog(self, partition: int, key: str, value: str | None, value_serializer: str | None = None) -> None:
+        self.sent.append((key, len(value or "")))
+
+
+class _JobRecord:
+    """A job's state saved through a ``StateTable`` (as the worker saves it), then loaded back."""
+
+    def __init__(self) -> None:
+        from streams import topology
+        from streams.settings import DetectionSettings
+        from streams.state_table import StateTable
+
+        self.detector = topology.job_pipeline(DetectionSettings())
+        self.changelog = _Changelog()
+        self.table = StateTable(self.changelog, self.detector, every_s=10)  # type: ignore[arg-type]
+        self.snapshots: list[list[tuple[str, int]]] = []
+        self.key = ""
+        self.snapshot_cpu_s = 0.0
+
+    def snapshot(self, runner: Any, offset: int) -> None:
+        """Save the job's live state as the worker does (dump, split, write the new parts)."""
+        from streams.shell import Message
+
+        self.key, state = next((key, v) for (stage, key), v in runner.states.items() if stage == "jobs")
+        before = len(self.changelog.sent)
+        started = time.process_time()
+        self.table.get(self.key)
+        self.table.put(self.key, state, Message("in", 0, offset, self.key, b""), [], datetime.now(UTC), True)
+        self.table.sweep(0, datetime.now(UTC), self.key, force=True)
+        self.snapshot_cpu_s = time.process_time() - started
+        self.snapshots.append(self.changelog.sent[before:])
+
+    def summary(self) -> str:
+        from streams.state_record import unpack_state
+        from streams.state_table import StateTable
+
+        started, started_cpu = time.perf_counter(), time.process_time()
+        StateTable(self.changelog, self.detector, every_s=10).get(self.key)  # type: ignore[arg-type]
+        load_s, load_cpu_s = time.perf_counter() - started, time.process_time() - started_cpu
+        head = unpack_state(self.changelog[self.key])
+        values = [len(v) for v in self.changelog.values()]
+        first, later = (sum(size for _, size in sent) for sent in self.snapshots)
+        rewritten = sum(1 for key, size in self.snapshots[1] if size and key != self.key)
+        parts = len(head.get("parts", ()))
+        return (f"state {sum(values) / 1e6:.2f} MB packed in {len(values)} values, largest {max(values) / 1e6:.3f} MB; "
+                f"snapshot writes {first / 1e6:.2f} MB, a later one {later / 1e6:.2f} MB "
+                f"({parts - rewritten} of {parts} parts unchanged) in {self.snapshot_cpu_s:.2f} s CPU; "
+                f"load {load_s:.2f} s ({load_cpu_s:.2f} s CPU)")
 
 
 def worker_ratio(events: int) -> str:

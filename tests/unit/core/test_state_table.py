@@ -7,6 +7,7 @@ assignment); deliveries are real asyncio futures resolved by the test, as the pr
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -16,7 +17,10 @@ from typing import Any
 import pytest
 
 from streams.core.detector import JsonData
-from streams.shell import Delivery, Message, StateTable, unpack_state
+from streams.shell import Delivery, Message
+from streams.state_record import MAX_VALUE_BYTES, part_owner, unpack_state
+from streams.state_table import StateTable
+from tests.unit.core.test_state_record import legacy_value
 
 T0 = datetime(2026, 11, 23, 12, tzinfo=UTC)
 
@@ -43,9 +47,15 @@ class Store(dict[str, Any]):
     def __init__(self) -> None:
         super().__init__()
         self.data = self
-        self.changelog: list[tuple[int, str, str]] = []
+        self.changelog: list[tuple[int, str, bytes | None]] = []
 
-    def send_changelog(self, partition: int, key: str, value: str) -> None:
+    @classmethod
+    def of(cls, values: dict[str, Any]) -> Store:
+        store = cls()
+        store.update(values)
+        return store
+
+    def send_changelog(self, partition: int, key: str, value: bytes | None, value_serializer: str | None = None) -> None:
         self.changelog.append((partition, key, value))
 
 
@@ -136,3 +146,98 @@ def test_after_a_crash_records_the_saved_state_reflects_are_skipped(loop: asynci
         apply(after, again, offset, [])
     assert after.skipped == 2  # 3 and 4 were in the saved state
     assert after.get("k") == 8  # 0..7 counted once each
+
+
+@dataclass
+class Lines:
+    """A detector whose state is a list of ~100-byte lines: large enough to be split in parts."""
+
+    name: str = "lines"
+
+    def initial(self) -> list[str]:
+        return []
+
+    def dump(self, state: list[str]) -> JsonData:
+        return {"lines": [[i, line] for i, line in enumerate(state)]}
+
+    def load(self, data: JsonData) -> list[str]:
+        return [line for _, line in data["lines"]]
+
+
+def lines(count: int, seed: int = 0) -> list[str]:
+    return [f"{seed}-{i:07d}-" + hashlib.sha256(f"{seed}/{i}".encode()).hexdigest() * 2 for i in range(count)]
+
+
+def save(table: StateTable, acks: Acks, offset: int, state: list[str]) -> None:
+    """Apply one record of key ``k`` that sets its state to ``state``, and save it."""
+    message = acks.message(offset)
+    table.get("k")
+    table.put("k", state, message, [], T0 + timedelta(seconds=offset), changed=True)
+    table.sweep(0, T0 + timedelta(seconds=offset), "k", force=True)
+
+
+def part_keys(store: Store) -> set[str]:
+    return {k for k in store if part_owner(k) is not None}
+
+
+def test_a_large_state_is_saved_in_bounded_parts_and_a_restarted_table_resumes_it() -> None:
+    store = Store()
+    table, acks = StateTable(store, Lines(), every_s=10), Acks()  # type: ignore[arg-type]
+    save(table, acks, 0, lines(20_000))  # ~3 MB of JSON
+    head = unpack_state(store["k"])
+    assert acks.done == [0] and len(head["parts"]) > 4 and part_keys(store) == {f"k\x1f{p}" for p in head["parts"]}
+    assert max(len(v) for _, _, v in store.changelog if v) <= MAX_VALUE_BYTES
+    assert [k for _, k, _ in store.changelog][-1] == "k"  # the head goes after its parts
+    after = StateTable(store, Lines(), every_s=10)  # type: ignore[arg-type]
+    assert after.get("k") == lines(20_000) and after.seen("k", acks.message(0))
+
+
+def test_parts_already_stored_are_not_written_again() -> None:
+    store = Store()
+    table, acks = StateTable(store, Lines(), every_s=10), Acks()  # type: ignore[arg-type]
+    save(table, acks, 0, lines(20_000))
+    first = len(store.changelog)
+    save(table, acks, 1, [*lines(20_000), "one more line"])  # only the last part changes
+    second = store.changelog[first:]
+    assert len(second) == 3, [k for _, k, _ in second]  # the new last part, the head, a tombstone for the old
+    assert second[-1][2] is None and second[-1][1] not in store  # the replaced part is deleted
+    assert StateTable(store, Lines(), every_s=10).get("k")[-1] == "one more line"  # type: ignore[arg-type]
+
+
+def test_orphans_of_an_interrupted_write_are_deleted_at_the_next_write() -> None:
+    store = Store()
+    table, acks = StateTable(store, Lines(), every_s=10), Acks()  # type: ignore[arg-type]
+    save(table, acks, 0, lines(20_000))
+    saved = dict(store)
+    save(table, acks, 1, lines(20_000, seed=1))
+    orphans = part_keys(store) - part_keys(Store.of(saved))
+    crashed = Store.of({**saved, **{k: store[k] for k in orphans}})  # its parts were written, its head not
+    restarted = StateTable(crashed, Lines(), every_s=10)  # type: ignore[arg-type]
+    assert restarted.get("k") == lines(20_000)
+    save(restarted, Acks(), 2, lines(20_000, seed=2))
+    assert orphans and not orphans & set(crashed) and part_keys(crashed) == {
+        f"k\x1f{p}" for p in unpack_state(crashed["k"])["parts"]}
+
+
+def test_a_record_written_before_parts_existed_loads_and_a_shrunk_state_drops_its_parts() -> None:
+    store = Store()
+    store["k"] = legacy_value({"state": {"lines": [[0, "old"]]}, "offsets": {"in#0": 4}})  # an older worker's
+    table, acks = StateTable(store, Lines(), every_s=10), Acks()  # type: ignore[arg-type]
+    assert table.get("k") == ["old"] and table.seen("k", acks.message(4))
+    save(table, acks, 5, lines(20_000))
+    assert part_keys(store)
+    save(table, acks, 6, ["small again"])
+    assert not part_keys(store) and unpack_state(store["k"])["state"] == {"lines": [[0, "small again"]]}
+
+
+def test_a_real_key_holding_the_separator_never_meets_a_part_key() -> None:
+    store = Store()
+    table, acks = StateTable(store, Lines(), every_s=10), Acks()  # type: ignore[arg-type]
+    save(table, acks, 0, lines(20_000))
+    digest = unpack_state(store["k"])["parts"][0]
+    hostile = f"k\x1f{digest}"  # a job id that spells one of k's part keys
+    message = acks.message(1)
+    assert table.get(hostile) == []  # not k's part
+    table.put(hostile, ["mine"], message, [], T0, changed=True)
+    table.sweep(0, T0, hostile, force=True)
+    assert StateTable(store, Lines(), every_s=10).get("k") == lines(20_000)  # type: ignore[arg-type]

@@ -12,7 +12,8 @@ earlier quiet period, capped below the watchdog); past it, it is a hang like any
 Before the job has paused once, rank 0 alone gets the same benefit of the doubt when no stacks
 report (stacks would show its I/O frames or its hang): rank 0 is where frameworks save
 (``if rank == 0: torch.save(...)`` followed by a barrier is the canonical pattern), so a quiet
-period that localises to rank 0 alone is its save until the budget says otherwise.
+period that localises to rank 0 alone is its save until the budget says otherwise. So is one
+that localises nowhere while rank 0's node is left out for its clock (``skew.py``).
 
 A hang whose culprit is the job's usual writer is therefore reported at that budget rather
 than within a minute: the price of never convicting the writer for its own saves.
@@ -55,9 +56,11 @@ WRITER_RANKS = (0,)
 """The ranks frameworks save from when only one rank writes."""
 
 
-def is_pause(state: JobState, source: Source, stacks_report: bool) -> bool:
+def is_pause(state: JobState, source: Source, stacks_report: bool, hidden: frozenset[int] = frozenset()) -> bool:
     """Whether ``source`` names the ranks an earlier pause of the job localised to, or (with no
-    stacks to tell) the canonical writer alone."""
+    stacks to tell) the canonical writer alone, or names no rank while the writer is among the
+    ``hidden`` ranks (on a node left out for its clock, ``skew.py``: what it does cannot be
+    compared with the others, so the quiet period may be its save)."""
     if not source.ranks:
-        return False
+        return not stacks_report and set(WRITER_RANKS) <= hidden
     return shape_key(source.ranks) in state.pauses or (not stacks_report and source.ranks == WRITER_RANKS)

@@ -92,7 +92,9 @@ def evaluate(state: JobState, now_us: int, s: HangSettings, emit_us: int | None 
     if source is not None:
         observe(state, source)
     phase = current_phase(state, now_us, view if view.reporting else None)
-    if phase is None and source is not None and quiet_us is not None and is_pause(state, source, bool(view.reporting)):
+    hidden = silent_ranks(state, off_clock) if state.run.gpu or state.run.net else frozenset()  # else nothing localises
+    if phase is None and source is not None and quiet_us is not None and \
+            is_pause(state, source, bool(view.reporting), hidden):
         phase = PhaseView("checkpoint", quiet_us, "history")
     probes = run_probes(state, now_us, s, False, excluded, view)
     solo = solo_progress(probes)

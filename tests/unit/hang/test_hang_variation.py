@@ -188,3 +188,12 @@ def test_a_dead_node_with_stacks_is_reported_within_a_minute_of_wall_time() -> N
     ((verdict, emitted_s),) = _emitted(config, [sc.Hang(job=0, at_s=700, dead_node=2)])
     assert verdict.source_nodes == ("node-0003",)
     assert emitted_s - 700 <= 50
+
+
+def test_a_rank0_save_is_no_hang_when_the_writers_clock_is_off() -> None:
+    # the writer's node is left out for its clock, so the quiet period localises nowhere: a
+    # "uniform" hang, restart_in_place of a healthy job in the middle of its save
+    config = FleetConfig(nodes=4, gpus_per_node=8, jobs=1, duration_s=1200, seed=8, cluster="skew",
+                         variation=Variation(sm_active=False, stacks=False, flight_recorder=False, hooks=False,
+                                             checkpoint_writer="rank0", skew_node=0, skew_s=110.0))
+    assert _emitted(config, [sc.LongCheckpoint(job=0, at_s=550, duration_s=235)]) == []

@@ -150,7 +150,10 @@ def _float(metadata: list[Any]) -> Fragment:
     lo = next((m.ge for m in metadata if hasattr(m, "ge")), None)
     hi = next((m.le for m in metadata if hasattr(m, "le")), None)
     values = st.floats(min_value=lo, max_value=hi, allow_nan=False, allow_infinity=False).map(repr)
-    return values | st.sampled_from(["1", "0", "-0.0", "1E2", "1e-7", "0.30000000000000004", "1.0000000000000002"])
+    spellings = ["1", "0", "-0.0", "1E2", "1e+2", "0.1e1", "1e-7", "0.30000000000000004", "1.0000000000000002",
+                 "1e-400", "-1e-400", "2.4703282292062327e-324", "2.4703282292062328e-324", "9007199254740993",
+                 "1.7976931348623158e308", "1.7976931348623159e308", "123456789012345678901234567890.5"]
+    return values | st.sampled_from(spellings)
 
 
 def _int(metadata: list[Any]) -> Fragment:

@@ -34,8 +34,9 @@ broker's default 1 MB message limit however large the original was."""
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 """Event time of a dead letter whose source gave no time (deterministic, unlike 'now')."""
 
-_SCHEMA = re.compile(rb'"schema"\s*:\s*"([^"\\]{1,64})"')
-"""The ``schema`` member, found without parsing the whole value (dispatch before validation)."""
+SCHEMA_MEMBER = re.compile(rb'"schema"\s*:\s*"([^"\\]{1,64})"')
+"""The first ``schema`` member, found without parsing the whole value (dispatch before validation;
+``schemas.mirror`` dispatches with it too, so both decoders pick the same model for the same bytes)."""
 _CLUSTER = re.compile(rb'"cluster"\s*:\s*"([^"\\]{1,200})"')
 
 
@@ -104,7 +105,7 @@ def decode(
         return dead_letter(data, source_topic=source_topic, stage=stage, error=error, partition=partition,
                            offset=offset, key=key, cluster=cluster, event_time=event_time)
 
-    found = _SCHEMA.search(data)
+    found = SCHEMA_MEMBER.search(data)
     name = found.group(1).decode("utf-8", "replace") if found else None
     model = EVENT_KINDS.get(name) if name else None
     if model is None:

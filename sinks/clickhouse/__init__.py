@@ -1,8 +1,9 @@
 """ClickHouse sink: derived topics -> versioned tables in ClickHouse or embedded chDB.
 
-Modules, in data-flow order: ``settings`` (what to connect to), ``mapping`` (event model ->
-columns/rows), ``ddl`` (versioned migrations), ``store`` (client, insert, query),
-``batch`` + ``sink`` (Kafka -> batches -> store -> commit), ``server`` + ``query``
+Modules, in data-flow order: ``settings`` (what to connect to), ``mapping`` (event model or
+its msgspec mirror -> columns/rows), ``ddl`` (versioned migrations), ``store`` (client, insert,
+query), ``batch`` + ``sink`` (Kafka -> decoding into mirrors, ``schemas.decode`` for what they
+decline -> batches -> store -> commit), ``server`` + ``query``
 (``faultline sql`` while a sink owns the chDB path), ``errors`` (retryable vs permanent).
 """
 

@@ -7,18 +7,22 @@ Pure bookkeeping, no Kafka or ClickHouse import: a batch is due when it holds
 
 from __future__ import annotations
 
+import itertools
+import operator
 import time
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from schemas import DeadLetter, Event
+from schemas.mirror import Mirror
 
 
 class Consumed(NamedTuple):
     """One consumed message and what it decoded to (a tuple: one is made per message).
 
-    ``failed`` is True when ``event`` is the DeadLetter that ``decode`` made of this
-    message (as opposed to a valid dead_letter event read from the deadletter topic).
+    ``event`` is the decoded event or its msgspec mirror (``schemas.mirror``: same fields,
+    same values). ``failed`` is True when ``event`` is the DeadLetter that ``decode`` made of
+    this message (as opposed to a valid dead_letter event read from the deadletter topic).
     """
 
     topic: str
@@ -26,8 +30,12 @@ class Consumed(NamedTuple):
     offset: int
     key: str | None
     value: bytes
-    event: Event
+    event: Event | Mirror
     failed: bool = False
+
+
+_TOPIC, _PARTITION, _OFFSET, _VALUE = (operator.itemgetter(Consumed._fields.index(name))
+                                       for name in ("topic", "partition", "offset", "value"))
 
 
 @dataclass
@@ -47,6 +55,18 @@ class Batch:
         self.items.append(item)
         self.next_offsets[(item.topic, item.partition)] = item.offset + 1
         self.value_bytes += len(item.value)
+
+    def add_all(self, items: list[Consumed], now: float | None = None) -> None:
+        """Append ``items`` in order, as ``add`` of each would (per item: no Python code runs)."""
+        if not items:
+            return
+        if self.started is None:
+            self.started = time.monotonic() if now is None else now
+        self.items.extend(items)
+        places = zip(map(_TOPIC, items), map(_PARTITION, items), strict=True)
+        ends = map(operator.add, map(_OFFSET, items), itertools.repeat(1))
+        self.next_offsets.update(zip(places, ends, strict=False))  # the last item of a partition wins
+        self.value_bytes += sum(map(len, map(_VALUE, items)))
 
     def due(self, batch_size: int, flush_interval_s: float, now: float | None = None,
             max_bytes: int | None = None) -> bool:

@@ -5,6 +5,9 @@ strings -> ``String`` (``LowCardinality`` for enums and low-cardinality names), 
 ``Int64``, floats -> ``Float64``, bools -> ``Bool``, times -> ``DateTime64(3, 'UTC')``,
 tuples of scalars -> ``Array(...)``, nested objects -> JSON text in a ``String``; optional
 fields are ``Nullable``. Pure: no I/O, no ClickHouse import.
+
+A row's source is the pydantic event or its msgspec mirror (``schemas.mirror``, what the sink
+decodes into): both have the model's field names and the same values, and give the same row.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from schemas import (
     Incident,
     SlowNode,
 )
+from schemas.mirror import Mirror, jsonable, mirror_of, supports
 
 TIME_TYPE = "DateTime64(3, 'UTC')"
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -92,11 +96,18 @@ TABLES: tuple[TableSpec, ...] = (
 
 BY_MODEL: dict[type[Event], TableSpec] = {spec.model: spec for spec in TABLES}
 
+Row = Event | Mirror
+"""What a row is made from: a derived event, or the mirror ``schemas.mirror`` decoded it into."""
 
-def spec_for(event: Event) -> TableSpec:
+_SPEC_OF: dict[type[Row], TableSpec] = {spec.model: spec for spec in TABLES}
+_SPEC_OF.update({mirror_of(spec.model): spec for spec in TABLES if supports(spec.model)})
+_MODEL_OF: dict[type[Row], type[Event]] = {kind: spec.model for kind, spec in _SPEC_OF.items()}
+
+
+def spec_for(event: Row) -> TableSpec:
     """The table spec of ``event``'s kind; KeyError for a kind with no table (telemetry)."""
     try:
-        return BY_MODEL[type(event)]
+        return _SPEC_OF[type(event)]
     except KeyError:
         raise KeyError(f"no ClickHouse table for {type(event).__name__}") from None
 
@@ -178,7 +189,7 @@ def _scalar(annotation: Any, name: str) -> str:
     raise TypeError(f"no ClickHouse type for field {name!r}: {annotation!r}")
 
 
-def to_row(spec: TableSpec, event: Event, ingest_version: int) -> list[Any]:
+def to_row(spec: TableSpec, event: Row, ingest_version: int) -> list[Any]:
     """The insert row of ``event`` for ``spec``'s columns; ``ingest_version`` fills ``_version``.
 
     The same values as :func:`to_columns` gives for a one-event batch (it is built from it).
@@ -190,32 +201,36 @@ Columns = list[list[Any]]
 """Column-oriented insert data: one list per column of ``columns(spec)``, all of one length."""
 
 
-def to_columns(spec: TableSpec, events: Sequence[Event], ingest_version: int) -> Columns:
-    """The column-oriented insert data of ``events``, which must all be of ``spec``'s kind.
+def to_columns(spec: TableSpec, events: Sequence[Row], ingest_version: int) -> Columns:
+    """The column-oriented insert data of ``events``, which must all be of ``spec``'s kind
+    (events, mirrors, or both mixed).
 
     Nested objects become JSON text (sorted keys), tuples of scalars lists, ``_version`` is
-    ``ingest_version``; zero events give one empty list per column. The per-event Python work
-    is one C-level attribute fetch: everything else runs once per column.
+    ``ingest_version``; zero events give one empty list per column. A column of plain values
+    is one C-level pass (``map`` of an attribute getter) with no per-event Python code.
     """
     plan = _plan(spec)
     if not events:
         return [[] for _ in columns(spec)]
-    by_field = zip(*map(plan.fetch, events), strict=True)
-    data = [encode(values) for encode, values in zip(plan.encoders, by_field, strict=True)]
+    data = [list(map(get, events)) if encode is None else encode(list(map(get, events)))
+            for get, encode in zip(plan.getters, plan.encoders, strict=True)]
     if spec.version is None:
         data.append([ingest_version] * len(events))
     return data
 
 
-def group_columns(events: Sequence[Event], ingest_version: int) -> dict[TableSpec, Columns]:
+def group_columns(events: Sequence[Row], ingest_version: int) -> dict[TableSpec, Columns]:
     """Column-oriented data per table for ``events``, rows in input order; zero events give ``{}``.
 
-    Raises KeyError for a kind with no table (telemetry).
+    An event and a mirror of the same kind land in the same table. Raises KeyError for a kind
+    with no table (telemetry).
     """
-    by_kind: dict[type[Event], list[Event]] = {}
-    for event in events:  # keyed by class: hashing a TableSpec per event costs more than the rest
-        by_kind.setdefault(type(event), []).append(event)
-    return {spec_for(batch[0]): to_columns(spec_for(batch[0]), batch, ingest_version) for batch in by_kind.values()}
+    by_kind: dict[type[Event], list[Row]] = {}
+    model_of = _MODEL_OF
+    for event in events:  # keyed by model class: hashing a TableSpec per event costs more than the rest
+        model = model_of.get(type(event)) or spec_for(event).model
+        by_kind.setdefault(model, []).append(event)
+    return {BY_MODEL[model]: to_columns(BY_MODEL[model], batch, ingest_version) for model, batch in by_kind.items()}
 
 
 def millisecond_ticks(values: Sequence[datetime | None]) -> list[int | None]:
@@ -234,26 +249,25 @@ Encoder = Callable[[Sequence[Any]], list[Any]]
 
 @dataclass(frozen=True)
 class _Plan:
-    """How to turn events of one kind into columns: one fetch of every model field, one encoder per field."""
+    """How to turn events of one kind into columns: per model field, a getter of its value and
+    an encoder of the column (None: the values as they are)."""
 
-    fetch: Callable[[Event], tuple[Any, ...]]
-    encoders: tuple[Encoder, ...]
+    getters: tuple[Callable[[Row], Any], ...]
+    encoders: tuple[Encoder | None, ...]
 
 
 @functools.cache
 def _plan(spec: TableSpec) -> _Plan:
     fields = [c for c in columns(spec) if c.field_name is not None]
-    names = [c.field_name for c in fields if c.field_name is not None]
-    # attrgetter of several names returns a tuple, and every Event has at least 4 fields.
-    fetch = operator.attrgetter(*names)
-    return _Plan(fetch, tuple(_encoder(spec, c) for c in fields))
+    getters = tuple(operator.attrgetter(c.field_name) for c in fields if c.field_name is not None)
+    return _Plan(getters, tuple(_encoder(spec, c) for c in fields))
 
 
-def _encoder(spec: TableSpec, col: Column) -> Encoder:
+def _encoder(spec: TableSpec, col: Column) -> Encoder | None:
     if col.encoding == "array":
         return _lists
     if col.encoding == "plain":
-        return list
+        return None
     annotation = spec.model.model_fields[col.field_name or ""].annotation
     text = _cached_json if _simple_part(annotation) else _json_or_none
     return lambda values: [text(v) for v in values]
@@ -263,14 +277,18 @@ def _lists(values: Sequence[Any]) -> list[Any]:
     return [list(v) for v in values]
 
 
+_SORTED_JSON = json.JSONEncoder(sort_keys=True).encode
+"""``json.dumps(value, sort_keys=True)``, without building an encoder per call as ``dumps`` does."""
+
+
 def _json_or_none(value: Any) -> str | None:
-    return None if value is None else json.dumps(_jsonable(value, "json"), sort_keys=True)
+    return None if value is None else _SORTED_JSON(_jsonable(value, "json"))
 
 
 def _simple_json(value: Any) -> str | None:
     """``_json_or_none(value)`` for a value of a :func:`_simple_part` type, several times faster:
     pydantic's Python-mode dump of such a value is already JSON-ready (tuples become lists)."""
-    return None if value is None else json.dumps(_jsonable(value, "python"), sort_keys=True)
+    return None if value is None else _SORTED_JSON(_jsonable(value, "python"))
 
 
 _JSON_MEMO: dict[Any, str | None] = {}
@@ -316,6 +334,8 @@ def _simple_part(annotation: Any) -> bool:
 def _jsonable(value: Any, mode: Literal["json", "python"]) -> Any:
     if isinstance(value, BaseModel):
         return value.model_dump(mode=mode)
+    if isinstance(value, Mirror):  # a mirror holds no times (schemas.mirror): both modes agree
+        return jsonable(value)
     if isinstance(value, (tuple, list)):
         return [_jsonable(v, mode) for v in value]
     return value

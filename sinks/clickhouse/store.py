@@ -19,10 +19,9 @@ import clickhouse_connect
 from clickhouse_connect.driver.client import Client
 from clickhouse_connect.driver.exceptions import ProgrammingError
 
-from schemas import Event
 from sinks.clickhouse.ddl import MIGRATIONS_TABLE, bootstrap, pending, qualified
 from sinks.clickhouse.errors import PathBusyError, PermanentError, classify
-from sinks.clickhouse.mapping import Columns, TableSpec, columns, group_columns, is_time, millisecond_ticks
+from sinks.clickhouse.mapping import Columns, Row, TableSpec, columns, group_columns, is_time, millisecond_ticks
 from sinks.clickhouse.settings import ClickHouseSettings
 
 log = logging.getLogger(__name__)
@@ -66,8 +65,8 @@ class Store:
         table = qualified(self.database, MIGRATIONS_TABLE)
         self.command(f"INSERT INTO {table} (version, name) VALUES ({int(version)}, {_quote(name)})")
 
-    def insert(self, events: Sequence[Event]) -> int:
-        """Insert ``events`` (derived kinds only), one insert per table; returns rows written.
+    def insert(self, events: Sequence[Row]) -> int:
+        """Insert ``events`` (derived kinds only, or their mirrors), one insert per table; returns rows written.
 
         Zero events is a no-op returning 0. Raises RetryableError when the whole call may be
         retried (duplicates are harmless: tables deduplicate on the derived id), and

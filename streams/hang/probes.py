@@ -46,10 +46,11 @@ def log_silent(state: JobState, now_us: int, s: HangSettings, solo: bool = False
     ``solo`` (the only probe with data) also demands
     ``solo_silence_s`` and twice the job's longest earlier quiet period.
 
-    No data when the attempt has neither logged nor reported a step.
+    No data when the attempt has neither logged nor reported a step (GPUs seen computing,
+    ``last_work_us``, move the silence's start, but are no log).
     """
     last = last_activity_us(state)
-    if last is None:
+    if last is None or (state.run.last_log_us is None and state.run.last_progress_us is None):
         return NO_DATA
     since = max(last, _floor(state))
     limit = max(seconds(s.log_silence_s), int(s.log_gap_factor * _cadence_us(state)))
@@ -156,6 +157,23 @@ def metrics_idle(state: JobState, now_us: int, s: HangSettings, relaxed: bool = 
     onset = max(t for t in starts if t is not None)
     limit = max(seconds(s.idle_window_s), step_floor_us(state, s))
     return Probe(True, onset) if now_us - onset >= limit else ACTIVE
+
+
+def gpus_computing(state: JobState, now_us: int, s: HangSettings, excluded: frozenset[int] = NOBODY) -> bool:
+    """Whether at least ``compute_veto_fraction`` of the ranks with fresh, readable GPU
+    samples computed in every sample of the last ``idle_window_s`` (``gpu_kind``): evidence of
+    work, which no silence outweighs. False without such ranks."""
+    fresh_after, since_us, run = now_us - seconds(s.stale_s), now_us - seconds(s.idle_window_s), state.run
+    readable = computing = 0
+    for rank, points in run.gpu.items():
+        if rank in excluded or not points or points[-1][0] < fresh_after:
+            continue
+        kinds = [gpu_kind(p, run.power_peak_w.get(rank), s) for p in points if p[0] >= since_us]
+        if not kinds or "unknown" in kinds:
+            continue
+        readable += 1
+        computing += all(k == "compute" for k in kinds)
+    return readable > 0 and computing >= s.compute_veto_fraction * readable
 
 
 def rdma_idle(state: JobState, now_us: int, s: HangSettings, excluded: frozenset[int] = NOBODY) -> Probe:

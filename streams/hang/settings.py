@@ -154,6 +154,12 @@ class HangSettings(BaseModel):
     util_idle_pct: float = Field(default=10.0, ge=0, le=100)
     """GPU util at or below this is "idle" (nothing launched: e.g. a hung source rank)."""
 
+    compute_veto_fraction: float = Field(default=0.9, gt=0, le=1)
+    """Share of the ranks with readable GPU samples that must have computed through the last
+    ``idle_window_s`` for the job to count as working, whatever its logs and collectives say:
+    an evaluation or a save that never announces itself keeps every GPU computing, a hang
+    leaves the waiters spinning in their collective (or idle) within a sample or two."""
+
     min_spin_fraction: float = Field(default=0.5, ge=0, le=1)
     """Share of ranks that must spin-wait for the idle pattern: in a hang, everybody but the
     one or two culprits waits inside a collective."""

@@ -90,6 +90,9 @@ class AttemptState:
     """Node -> its clock offset in us, for the nodes off by more than the tolerance (set at each
     vote from ``offsets_s``): subtracted from their event times to get the job's time."""
     last_log_us: int | None = None
+    last_work_us: int | None = None
+    """The latest vote at which the job's GPUs were computing (``probes.gpus_computing``): a
+    sign of life as good as a log line (an evaluation that prints nothing still computes)."""
     phase_line: str | None = None
     phase_depth: int = 0
     phase_tag: str | None = None
@@ -166,8 +169,10 @@ class JobState:
 
 
 def last_activity_us(state: JobState) -> int | None:
-    """The latest training/NCCL log line or step progress of the attempt (None if neither)."""
-    marks = [t for t in (state.run.last_log_us, state.run.last_progress_us) if t is not None]
+    """The latest training/NCCL log line, step progress or vote that found the GPUs computing
+    (``last_work_us``) of the attempt (None if none)."""
+    run = state.run
+    marks = [t for t in (run.last_log_us, run.last_progress_us, run.last_work_us) if t is not None]
     return max(marks) if marks else None
 
 
@@ -200,6 +205,7 @@ def _dump_run(run: AttemptState) -> JsonData:
         "offsets_s": [[n, list(v)] for n, v in sorted(run.offsets_s.items())],
         "skew_us": [[n, o] for n, o in sorted(run.skew_us.items())],
         "last_log_us": run.last_log_us,
+        "last_work_us": run.last_work_us,
         "phase_line": run.phase_line,
         "phase_depth": run.phase_depth,
         "phase_tag": run.phase_tag,
@@ -255,6 +261,7 @@ def _load_run(data: JsonData) -> AttemptState:
         setattr(run, name, data[name])
     run.phase_depth = int(data.get("phase_depth", 1 if run.phase_line else 0))  # absent from older states
     run.phase_tag = data.get("phase_tag")
+    run.last_work_us = data.get("last_work_us")  # absent from older states
     run.hook_depth = int(data.get("hook_depth", 1 if run.hook_step is not None else 0))  # absent from older states
     quiet = data.get("quiet_ranks")
     run.quiet_ranks = None if quiet is None else tuple(int(r) for r in quiet)

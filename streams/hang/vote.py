@@ -42,7 +42,7 @@ from schemas import Event, HangSignals, HangVerdict, HangVote, derived_id
 from streams.hang.context import PhaseView, current_phase, explained, overrun
 from streams.hang.localize import Source, localize
 from streams.hang.pauses import is_pause, observe, quiet_since_us
-from streams.hang.probes import Probe, run_probes, solo_progress
+from streams.hang.probes import Probe, gpus_computing, run_probes, solo_progress
 from streams.hang.settings import HangSettings
 from streams.hang.silence import silent_nodes, silent_ranks
 from streams.hang.skew import estimate, skew_finding, skewed_nodes
@@ -78,8 +78,10 @@ def evaluate(state: JobState, now_us: int, s: HangSettings, emit_us: int | None 
 
     ``emit_us`` is the event time of the event that triggered the evaluation (default
     ``now_us``). Mutates ``state`` to open a verdict episode, to add the nodes' clock-offset
-    estimates (``skew.py``) and to note the ranks a quiet period localises to (``pauses.py``). Requires ``state.job_id``
-    and ``state.cluster`` (the detector only calls it for placed, non-terminal jobs).
+    estimates (``skew.py``), to note the ranks a quiet period localises to (``pauses.py``) and
+    the time the GPUs were last seen computing (``last_work_us``: no silence outweighs work).
+    Requires ``state.job_id`` and ``state.cluster`` (the detector only calls it for placed,
+    non-terminal jobs).
     """
     estimate(state, now_us, s)
     skewed = skewed_nodes(state, s)
@@ -100,7 +102,10 @@ def evaluate(state: JobState, now_us: int, s: HangSettings, emit_us: int | None 
     solo = solo_progress(probes)
     if overrun(state, phase, now_us, s, solo):  # relaxed changes values, never which probes have data
         probes = run_probes(state, now_us, s, True, excluded, view)
-    signals = signals_of(probes, explained(state, phase, now_us, s, solo))
+    working = gpus_computing(state, now_us, s, excluded)
+    if working:
+        state.run.last_work_us = now_us
+    signals = signals_of(probes, frozenset(probes) if working else explained(state, phase, now_us, s, solo))
     available = sum(1 for p in probes.values() if p.value is not None)
     votes = sum(1 for n in probes if getattr(signals, n) is True)
     vote = _vote(state, now_us, s, signals, votes, votes >= 1 and votes >= quorum(available, s))

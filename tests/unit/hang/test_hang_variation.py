@@ -197,3 +197,14 @@ def test_a_rank0_save_is_no_hang_when_the_writers_clock_is_off() -> None:
                          variation=Variation(sm_active=False, stacks=False, flight_recorder=False, hooks=False,
                                              checkpoint_writer="rank0", skew_node=0, skew_s=110.0))
     assert _emitted(config, [sc.LongCheckpoint(job=0, at_s=550, duration_s=235)]) == []
+
+
+def test_an_unannounced_evaluation_then_a_save_is_no_hang_while_the_gpus_compute() -> None:
+    # issue 14 (hang_eval seed 8, healthy fleets): a 6-minute evaluation that prints nothing,
+    # then a rank-0 save: the save's collective wait came after 6 minutes of log silence and
+    # named both healthy nodes. The GPUs computed all through the evaluation: a sign of life.
+    variation = Variation(stacks=False, hooks=False, announce=False, checkpoint_writer="rank0", storage_port=True)
+    for seed in (1, 2, 3):
+        config = FleetConfig(nodes=2, gpus_per_node=2, jobs=1, duration_s=2000, seed=seed, cluster="eval",
+                             checkpoint_every_s=300.0, checkpoint_duration_s=35.0, variation=variation)
+        assert _emitted(config, [sc.LongEval(job=0, at_s=1100, duration_s=360)]) == [], seed

@@ -162,18 +162,27 @@ def metrics_idle(state: JobState, now_us: int, s: HangSettings, relaxed: bool = 
 def gpus_computing(state: JobState, now_us: int, s: HangSettings, excluded: frozenset[int] = NOBODY) -> bool:
     """Whether at least ``compute_veto_fraction`` of the ranks with fresh, readable GPU
     samples computed in every sample of the last ``idle_window_s`` (``gpu_kind``): evidence of
-    work, which no silence outweighs. False without such ranks."""
+    work, which no silence outweighs. False without such ranks. Stops at the first sample that
+    does not compute, and as soon as too many ranks did not (a hang: the waiters spin)."""
     fresh_after, since_us, run = now_us - seconds(s.stale_s), now_us - seconds(s.idle_window_s), state.run
-    readable = computing = 0
-    for rank, points in run.gpu.items():
-        if rank in excluded or not points or points[-1][0] < fresh_after:
-            continue
-        kinds = [gpu_kind(p, run.power_peak_w.get(rank), s) for p in points if p[0] >= since_us]
-        if not kinds or "unknown" in kinds:
+    fresh = [(r, p) for r, p in run.gpu.items() if r not in excluded and p and p[-1][0] >= fresh_after]
+    allowed = (1.0 - s.compute_veto_fraction) * len(fresh)
+    readable = idle = 0
+    for rank, points in fresh:
+        kind = "compute"
+        for point in reversed(points):
+            if point[0] < since_us:
+                break
+            kind = gpu_kind(point, run.power_peak_w.get(rank), s)
+            if kind != "compute":
+                break
+        if kind == "unknown":
             continue
         readable += 1
-        computing += all(k == "compute" for k in kinds)
-    return readable > 0 and computing >= s.compute_veto_fraction * readable
+        idle += kind != "compute"
+        if idle > allowed:
+            return False
+    return readable > 0 and readable - idle >= s.compute_veto_fraction * readable
 
 
 def rdma_idle(state: JobState, now_us: int, s: HangSettings, excluded: frozenset[int] = NOBODY) -> Probe:

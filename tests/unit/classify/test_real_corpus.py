@@ -16,6 +16,7 @@ from tests.bench.classify_real import (
     HOLDOUT5,
     HOLDOUT6,
     HOLDOUT7,
+    HOLDOUT8,
     LATE_SPLITS,
     TARGET_FAMILY_ACCURACY,
     TARGET_FP_RATE,
@@ -168,3 +169,14 @@ def test_holdout7_is_big_unseen_spread_and_has_hard_negatives(corpus: list[RealL
     assert len({e.family for e in seventh if e.category is not None}) >= 8
     assert not {e.url for e in seventh} & {e.url for e in corpus if e.split != HOLDOUT7}
     assert not {e.line for e in seventh} & {e.line for e in corpus if e.split != HOLDOUT7}
+
+
+def test_holdout8_is_unseen_spread_and_has_hard_negatives(corpus: list[RealLine]) -> None:
+    """holdout8: >= 150 lines from >= 100 sources found in no other split, ~40% benign, >= 8 fault families."""
+    eighth = [e for e in corpus if e.split == HOLDOUT8]
+    assert len(eighth) >= 150
+    assert len({e.url for e in eighth}) >= 100
+    assert sum(e.category is None for e in eighth) >= 0.35 * len(eighth)
+    assert len({e.family for e in eighth if e.category is not None}) >= 8
+    assert not {e.url for e in eighth} & {e.url for e in corpus if e.split != HOLDOUT8}
+    assert not {e.line for e in eighth} & {e.line for e in corpus if e.split != HOLDOUT8}

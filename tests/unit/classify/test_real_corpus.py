@@ -138,45 +138,16 @@ def test_parse_corpus_rejects_a_source_shared_between_holdout2_and_holdout3() ->
         parse_corpus([second, third])
 
 
-def test_holdout5_is_big_unseen_spread_and_has_hard_negatives(corpus: list[RealLine]) -> None:
-    """holdout5: >= 250 lines from >= 120 sources found in no other split, ~40% benign, >= 8 fault families."""
-    fifth = [e for e in corpus if e.split == HOLDOUT5]
-    assert len(fifth) >= 250
-    assert len({e.url for e in fifth}) >= 120
-    assert sum(e.category is None for e in fifth) >= 0.35 * len(fifth)
-    assert len({e.family for e in fifth if e.category is not None}) >= 8
-    assert not {e.url for e in fifth} & {e.url for e in corpus if e.split != HOLDOUT5}
-    assert not {e.line for e in fifth} & {e.line for e in corpus if e.split != HOLDOUT5}
-
-
-def test_holdout6_is_big_unseen_spread_and_has_hard_negatives(corpus: list[RealLine]) -> None:
-    """holdout6: >= 220 lines from >= 110 sources found in no other split, ~40% benign, >= 8 fault families."""
-    sixth = [e for e in corpus if e.split == HOLDOUT6]
-    assert len(sixth) >= 220
-    assert len({e.url for e in sixth}) >= 110
-    assert sum(e.category is None for e in sixth) >= 0.35 * len(sixth)
-    assert len({e.family for e in sixth if e.category is not None}) >= 8
-    assert not {e.url for e in sixth} & {e.url for e in corpus if e.split != HOLDOUT6}
-    assert not {e.line for e in sixth} & {e.line for e in corpus if e.split != HOLDOUT6}
-
-
-def test_holdout7_is_big_unseen_spread_and_has_hard_negatives(corpus: list[RealLine]) -> None:
-    """holdout7: >= 200 lines from >= 120 sources found in no other split, ~40% benign, >= 8 fault families."""
-    seventh = [e for e in corpus if e.split == HOLDOUT7]
-    assert len(seventh) >= 200
-    assert len({e.url for e in seventh}) >= 120
-    assert sum(e.category is None for e in seventh) >= 0.35 * len(seventh)
-    assert len({e.family for e in seventh if e.category is not None}) >= 8
-    assert not {e.url for e in seventh} & {e.url for e in corpus if e.split != HOLDOUT7}
-    assert not {e.line for e in seventh} & {e.line for e in corpus if e.split != HOLDOUT7}
-
-
-def test_holdout8_is_unseen_spread_and_has_hard_negatives(corpus: list[RealLine]) -> None:
-    """holdout8: >= 150 lines from >= 100 sources found in no other split, ~40% benign, >= 8 fault families."""
-    eighth = [e for e in corpus if e.split == HOLDOUT8]
-    assert len(eighth) >= 150
-    assert len({e.url for e in eighth}) >= 100
-    assert sum(e.category is None for e in eighth) >= 0.35 * len(eighth)
-    assert len({e.family for e in eighth if e.category is not None}) >= 8
-    assert not {e.url for e in eighth} & {e.url for e in corpus if e.split != HOLDOUT8}
-    assert not {e.line for e in eighth} & {e.line for e in corpus if e.split != HOLDOUT8}
+@pytest.mark.parametrize(("split", "min_lines", "min_sources"), [
+    (HOLDOUT5, 250, 120), (HOLDOUT6, 220, 110), (HOLDOUT7, 200, 120), (HOLDOUT8, 150, 100)])
+def test_late_holdouts_are_unseen_spread_and_have_hard_negatives(corpus: list[RealLine], split: str, min_lines: int,
+                                                                  min_sources: int) -> None:
+    """Each later collection: enough lines from enough sources found in no other split (URLs and
+    lines), ~40% benign (>= 35%), >= 8 fault families."""
+    late = [e for e in corpus if e.split == split]
+    assert len(late) >= min_lines
+    assert len({e.url for e in late}) >= min_sources
+    assert sum(e.category is None for e in late) >= 0.35 * len(late)
+    assert len({e.family for e in late if e.category is not None}) >= 8
+    assert not {e.url for e in late} & {e.url for e in corpus if e.split != split}
+    assert not {e.line for e in late} & {e.line for e in corpus if e.split != split}

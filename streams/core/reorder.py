@@ -199,11 +199,14 @@ class ReorderBuffer:
         back. O(log s) per event."""
         mark_us = newest_us
         source_max_us = self.source_max_us
-        medians = {path: self._median_us(path) for path in self._slowest}
-        job_ref_us = max((m for m in medians.values() if m is not None), default=newest_us)
+        node_us, job_us = self._median_us("node"), self._median_us("job")
+        if node_us is None or job_us is None:
+            job_ref_us = node_us if job_us is None else job_us
+            job_ref_us = newest_us if job_ref_us is None else job_ref_us
+        else:
+            job_ref_us = max(node_us, job_us)
         for path, heap in self._slowest.items():
-            median_us = medians[path]
-            top_us = median_us if path == "node" and median_us is not None else job_ref_us
+            top_us = node_us if path == "node" and node_us is not None else job_ref_us
             while heap and (heap[0][0] != source_max_us.get(heap[0][1]) or top_us - heap[0][0] > max_skew_us
                             or (job_ref_us - heap[0][0] > dead_node_us and self._dead(heap[0][1], job_ref_us,
                                                                                       dead_node_us))):

@@ -45,7 +45,7 @@ from streams.hang.pauses import is_pause, observe, quiet_since_us
 from streams.hang.probes import Probe, gpus_computing, run_probes, solo_progress
 from streams.hang.settings import HangSettings
 from streams.hang.silence import silent_nodes, silent_ranks
-from streams.hang.skew import estimate, skew_finding, skewed_nodes
+from streams.hang.skew import estimate, skew_finding
 from streams.hang.stackview import stack_view
 from streams.hang.state import JobState, from_us, seconds
 
@@ -84,17 +84,18 @@ def evaluate(state: JobState, now_us: int, s: HangSettings, emit_us: int | None 
     non-terminal jobs).
     """
     estimate(state, now_us, s)
-    skewed = skewed_nodes(state, s)
+    skewed = {node: offset_us / 1e6 for node, offset_us in state.run.skew_us.items()}
     off_clock = frozenset(skewed)
+    off_clock_ranks = silent_ranks(state, off_clock)
     silent = silent_nodes(state, now_us, s, off_clock)
-    excluded = silent_ranks(state, silent) | silent_ranks(state, off_clock)
+    excluded = silent_ranks(state, silent) | off_clock_ranks
     view = stack_view(state, now_us, s, excluded)
     quiet_us = quiet_since_us(state, now_us, s)
     source = localize(state, now_us, s, off_clock) if quiet_us is not None else None
     if source is not None:
         observe(state, source)
     phase = current_phase(state, now_us, view if view.reporting else None)
-    hidden = silent_ranks(state, off_clock) if state.run.gpu or state.run.net else frozenset()  # else nothing localises
+    hidden = off_clock_ranks if state.run.gpu or state.run.net else frozenset()  # else nothing localises
     if phase is None and source is not None and quiet_us is not None and \
             is_pause(state, source, bool(view.reporting), hidden):
         phase = PhaseView("checkpoint", quiet_us, "history")

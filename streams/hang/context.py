@@ -9,7 +9,9 @@ from what the ranks do, hooks being one hint among others:
   checkpoint during which steps advance is asynchronous and never masks the training loop.
 - ``checkpoint`` from the stacks: the frozen majority sits in checkpoint I/O frames (an
   all-rank synchronous save), or the ranks that differ from the frozen waiters are all in
-  I/O frames (a rank-0 writer while the others wait in a barrier).
+  I/O frames (a rank-0 writer while the others wait in a barrier), or, before any group
+  has frozen, some ranks' latest stacks are in I/O frames and all the others' are one
+  (``StackView.writing``).
 - ``checkpoint``/``eval`` announced by the job's latest training line ("saving checkpoint",
   "evaluating ...").
 
@@ -67,7 +69,8 @@ def apply_job_event(state: JobState, event: JobEvent, settings: HangSettings) ->
     frozen stacks accumulated during an explained phase do not count once it has ended. A
     checkpoint hook records the step it began at (progress past it: asynchronous). Hooks are
     counted: a save that begins in the instant the previous one completes, its start reported
-    first, keeps the job in its checkpoint until the last completion.
+    first, keeps the job in its checkpoint until the last completion, which also ends a save
+    the job's log announced.
     """
     now_us = to_us(event.event_time)
     if event.attempt > state.attempt:
@@ -76,9 +79,12 @@ def apply_job_event(state: JobState, event: JobEvent, settings: HangSettings) ->
     if event.placement:  # required on scheduled; a restart onto new nodes may carry one too
         state.placement = {p.rank: p.node_id for p in event.placement}
     if event.kind == "checkpoint_started":
+        state.announces_saves = True
         _hook_began(state, now_us)
-    elif event.kind == "checkpoint_completed" and _hook_ended(state):
-        return  # another save is still open: the job stays in its checkpoint
+    elif event.kind == "checkpoint_completed":
+        if _hook_ended(state):
+            return  # another save is still open: the job stays in its checkpoint
+        _announced_save_over(state.run)
     if event.kind in TERMINAL_KINDS:
         _enter(state, "terminal", now_us, settings)
     elif event.kind in PHASE_OF_KIND:
@@ -103,6 +109,12 @@ def _hook_ended(state: JobState) -> bool:
         return False
     run.hook_depth = max(0, run.hook_depth - 1)
     return run.hook_depth > 0
+
+
+def _announced_save_over(run: AttemptState) -> None:
+    """The last open checkpoint hook completed: a save the log announced is over too, even if
+    its end line never comes (its writer died, or hung right after announcing it)."""
+    run.save_hook_done = run.phase_line == "checkpoint"
 
 
 def progress_seen(state: JobState, now_us: int, settings: HangSettings) -> None:
@@ -177,14 +189,14 @@ def current_phase(state: JobState, now_us: int, view: StackView | None) -> Phase
     run = state.run
     if state.phase == "init" and state.phase_since_us is not None:
         return PhaseView("init", state.phase_since_us, "hook")
-    if view is not None and view.group and (view.group_io or view.others_io):
+    if view is not None and (view.group and (view.group_io or view.others_io) or view.writing):
         return PhaseView("checkpoint", _saving_since(state, now_us, view), "stacks")
     if _hang_shaped(view):
         return None
     if state.phase == "checkpoint" and state.phase_since_us is not None and run.hook_step is not None \
             and (run.max_step if run.max_step is not None else -1) <= run.hook_step:
         return PhaseView("checkpoint", state.phase_since_us, "hook")
-    if run.phase_line is not None:
+    if run.phase_line is not None and not run.save_hook_done:
         return PhaseView(run.phase_line, _quiet_since(state, now_us), "log")
     return None
 

@@ -54,7 +54,7 @@ def restart_floor(run: AttemptState, now_us: int) -> None:
         stack.length = 0
 
 
-def _quiet_ended(state: JobState, now_us: int, settings: HangSettings) -> None:
+def _quiet_ended(state: JobState, now_us: int, settings: HangSettings, progress: bool) -> None:
     """A quiet period (no log, no step) just ended with activity: record it in the job's
     history and, like the end of a hooked phase, restart the evidence floor (what the quiet
     phase left behind, a barrier still in flight, idle GPUs, does not count afterwards).
@@ -63,9 +63,11 @@ def _quiet_ended(state: JobState, now_us: int, settings: HangSettings) -> None:
     is kept under that phase's kind, an unannounced one under ``quiet``: only unannounced
     pauses lengthen the logs-only solo window, announced ones have their own phase budget. If
     the quiet period localised to some ranks (and was not declared a hang), its shape is
-    learned (``pauses.py``). Nothing is learnt from the wait for the first step (that is
-    initialisation) nor before the nodes' clock offsets are known (``skew.py``): a node a
-    minute behind that reports first makes a minute's pause.
+    learned (``pauses.py``), if the job ended it by ``progress`` (a step, or a line that does
+    not just end a phase) or reports no steps: in a job that reports steps, a save's end line
+    alone (an asynchronous writer saying it is done while the loop hangs) teaches no shape. Nothing is learnt from the wait for the first
+    step (that is initialisation) nor before the nodes' clock offsets are known (``skew.py``):
+    a node a minute behind that reports first makes a minute's pause.
     """
     run = state.run
     last = last_activity_us(state)
@@ -80,7 +82,7 @@ def _quiet_ended(state: JobState, now_us: int, settings: HangSettings) -> None:
         kept = state.history.setdefault(run.phase_line or "quiet", [])
         kept.append(gap_s)
         del kept[: max(0, len(kept) - settings.phase_history)]
-        if shape and not run.verdict_open:
+        if shape and not run.verdict_open and (progress or not run.saw_steps):
             learn_pause(state, shape, gap_s)
     restart_floor(run, now_us)
 
@@ -111,6 +113,7 @@ def _other_tag(run: AttemptState, line: str) -> bool:
 def _follow_phase(run: AttemptState, announced: str | None, ended: str | None) -> None:
     """Update the announced phase from the job's latest training line: an announcement opens
     (or nests in) a phase, its end line closes one level, any other line means the loop runs."""
+    run.save_hook_done = False
     if announced is not None:
         run.phase_depth = run.phase_depth + 1 if announced == run.phase_line else 1
         run.phase_line = announced
@@ -149,13 +152,15 @@ def on_log(state: JobState, event: LogLine, now_us: int, settings: HangSettings)
     if run.saw_steps and ended is not None and (ended != run.phase_line or _other_tag(run, event.line)):
         return  # a background write reporting completion, not the end of the announced pause
     if run.last_log_us is None or now_us > run.last_log_us:
-        _quiet_ended(state, now_us, settings)
+        _quiet_ended(state, now_us, settings, progress=ended is None)
         if run.last_log_us is not None:
             run.log_gaps.append(now_us - run.last_log_us)
         run.last_log_us = now_us
     latest = run.last_log_us
     if event.source == "training" and (latest is None or now_us >= latest):  # ties: "saved" then "evaluating"
-        _follow_phase(run, _announced(event.line, settings), ended)
+        announced = _announced(event.line, settings)
+        state.announces_saves |= announced == "checkpoint"
+        _follow_phase(run, announced, ended)
         if run.phase_line is not None and ended is None:
             run.phase_tag = _tag(event.line)
     if run.verdict_open and not run.saw_steps and run.verdict_us is not None and now_us > run.verdict_us:
@@ -178,7 +183,7 @@ def on_step(state: JobState, event: StepProgress, now_us: int, settings: HangSet
         run.node_step[event.node_id] = (event.step, now_us)
     now_us = job_time_us(state, event.node_id, now_us)
     if run.max_step is None or event.step > run.max_step:
-        _quiet_ended(state, now_us, settings)
+        _quiet_ended(state, now_us, settings, progress=True)
         if run.last_progress_us is not None and now_us > run.last_progress_us:
             run.progress_gaps.append(now_us - run.last_progress_us)
         run.max_step = event.step

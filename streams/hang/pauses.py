@@ -13,7 +13,13 @@ Before the job has paused once, rank 0 alone gets the same benefit of the doubt 
 report (stacks would show its I/O frames or its hang): rank 0 is where frameworks save
 (``if rank == 0: torch.save(...)`` followed by a barrier is the canonical pattern), so a quiet
 period that localises to rank 0 alone is its save until the budget says otherwise. So is one
-that localises nowhere while rank 0's node is left out for its clock (``skew.py``).
+that localises nowhere while rank 0's node is left out for its clock (``skew.py``), unless
+rank 0's own GPU samples show it spinning in a collective's wait (``probes.waiting_in_collective``:
+a writer's GPU idles while it serialises and writes; a uniform hang spins every GPU).
+
+A job that announces its saves (a ``checkpoint_started`` hook, a "saving checkpoint" line)
+announces every one: once it has, an unannounced quiet period gets no writer's benefit of the
+doubt (learned pause shapes still apply).
 
 A hang whose culprit is the job's usual writer is therefore reported at that budget rather
 than within a minute: the price of never convicting the writer for its own saves.
@@ -41,7 +47,9 @@ def quiet_since_us(state: JobState, now_us: int, s: HangSettings) -> int | None:
 
 
 def observe(state: JobState, source: Source) -> None:
-    """Remember the first ranks the current quiet period localised to (mutates ``state``)."""
+    """Remember the first ranks the current quiet period localised to (mutates ``state``).
+    Called only while no hook, announcement or stack shape explains the quiet period: a
+    hooked save of rank 0 must not teach that rank 0 pausing unannounced is a save."""
     if source.ranks and state.run.quiet_ranks is None:
         state.run.quiet_ranks = source.ranks
 
@@ -58,9 +66,11 @@ WRITER_RANKS = (0,)
 
 def is_pause(state: JobState, source: Source, stacks_report: bool, hidden: frozenset[int] = frozenset()) -> bool:
     """Whether ``source`` names the ranks an earlier pause of the job localised to, or (with no
-    stacks to tell) the canonical writer alone, or names no rank while the writer is among the
+    stacks to tell, in a job that has never announced a save) the canonical writer alone, or
+    names no rank while the writer is among the
     ``hidden`` ranks (on a node left out for its clock, ``skew.py``: what it does cannot be
     compared with the others, so the quiet period may be its save)."""
+    doubt = not stacks_report and not state.announces_saves
     if not source.ranks:
-        return not stacks_report and set(WRITER_RANKS) <= hidden
-    return shape_key(source.ranks) in state.pauses or (not stacks_report and source.ranks == WRITER_RANKS)
+        return doubt and set(WRITER_RANKS) <= hidden
+    return shape_key(source.ranks) in state.pauses or (doubt and source.ranks == WRITER_RANKS)

@@ -93,6 +93,23 @@ def _gpu_quiet_since(points: deque[GpuPoint], peak_w: float | None, floor: int, 
     return since
 
 
+def waiting_in_collective(state: JobState, rank: int, s: HangSettings) -> bool:
+    """Whether ``rank``'s GPU spun (busy, not computing: a collective's wait) through its own
+    last ``idle_window_s`` of samples, measured on its node's clock alone (so it holds for a
+    node whose clock is off the job's). A rank writing a checkpoint leaves its GPU idle while
+    it serialises and writes; one spinning that long is inside a collective, not saving."""
+    points = state.run.gpu.get(rank)
+    if not points:
+        return False
+    peak_w, newest_us = state.run.power_peak_w.get(rank), points[-1][0]
+    for point in reversed(points):
+        if gpu_kind(point, peak_w, s) != "spin":
+            return False
+        if newest_us - point[0] >= seconds(s.idle_window_s):
+            return True
+    return False
+
+
 def _rates(points: deque[NetPoint]) -> list[tuple[int, float]]:
     """(interval start us, bytes/s) of consecutive points; a counter reset gives rate -1."""
     pts = list(points)
@@ -142,8 +159,7 @@ def metrics_idle(state: JobState, now_us: int, s: HangSettings, relaxed: bool = 
     decides alone (:func:`rdma_idle`)."""
     fresh_after, run = now_us - seconds(s.stale_s), state.run
     gpus = {r: p for r, p in run.gpu.items() if r not in excluded and p and p[-1][0] >= fresh_after}
-    kinds = {r: gpu_kind(p[-1], run.power_peak_w.get(r), s) for r, p in gpus.items()}
-    known = {r: k for r, k in kinds.items() if k != "unknown"}
+    known = _readable(state, gpus, s)
     if not known:
         return rdma_idle(state, now_us, s, excluded)
     spinning = sum(1 for k in known.values() if k == "spin")
@@ -157,6 +173,19 @@ def metrics_idle(state: JobState, now_us: int, s: HangSettings, relaxed: bool = 
     onset = max(t for t in starts if t is not None)
     limit = max(seconds(s.idle_window_s), step_floor_us(state, s))
     return Probe(True, onset) if now_us - onset >= limit else ACTIVE
+
+
+def _readable(state: JobState, gpus: dict[int, deque[GpuPoint]], s: HangSettings) -> dict[int, str]:
+    """Rank -> the state of its latest sample (``gpu_kind``), for the ranks whose state can be read."""
+    kinds = {r: gpu_kind(p[-1], state.run.power_peak_w.get(r), s) for r, p in gpus.items()}
+    return {r: k for r, k in kinds.items() if k != "unknown"}
+
+
+def gpus_readable(state: JobState, now_us: int, s: HangSettings, excluded: frozenset[int] = NOBODY) -> bool:
+    """Whether some rank not ``excluded`` has a fresh GPU sample whose state can be read."""
+    fresh_after = now_us - seconds(s.stale_s)
+    gpus = {r: p for r, p in state.run.gpu.items() if r not in excluded and p and p[-1][0] >= fresh_after}
+    return bool(_readable(state, gpus, s))
 
 
 def gpus_computing(state: JobState, now_us: int, s: HangSettings, excluded: frozenset[int] = NOBODY) -> bool:
@@ -273,7 +302,8 @@ def run_probes(state: JobState, now_us: int, s: HangSettings, relaxed: bool = Fa
     ``relaxed`` (a lifecycle phase overran its budget) drops the collective-wait signature
     from the stack and metrics probes: the job should have left the phase, so frozen I/O
     frames and idle GPUs with no traffic are hang symptoms too. When log/step progress is
-    the only probe with data it is re-read with its longer ``solo`` window.
+    the only probe with data, or the only one besides RDMA counters, it is re-read with its
+    longer ``solo`` window.
     """
     probes = {
         "log_silent": log_silent(state, now_us, s),
@@ -281,9 +311,21 @@ def run_probes(state: JobState, now_us: int, s: HangSettings, relaxed: bool = Fa
         "stacks_frozen": stacks_frozen(state, now_us, s, relaxed, excluded, view),
         "collective_stalled": collective_stalled(state, now_us, s, excluded),
     }
-    if solo_progress(probes):
+    if solo_progress(probes) or _rdma_and_logs(probes, state, now_us, s, excluded):
         probes["log_silent"] = log_silent(state, now_us, s, solo=True)
     return probes
+
+
+def _rdma_and_logs(probes: dict[str, Probe], state: JobState, now_us: int, s: HangSettings,
+                   excluded: frozenset[int]) -> bool:
+    """Whether log/step progress and RDMA counters are the only probes with data (no stacks,
+    no collective progress, no GPU whose state can be read). Flat compute rails cannot tell a
+    save from a hang: every rank stops talking in both. Such a job's log silence gets the
+    solo window (twice the job's longest earlier unannounced quiet period), or a job that
+    saves every few minutes without announcing it has a verdict at every save."""
+    if probes["stacks_frozen"].value is not None or probes["collective_stalled"].value is not None:
+        return False
+    return probes["metrics_idle"].value is not None and not gpus_readable(state, now_us, s, excluded)
 
 
 def solo_progress(probes: dict[str, Probe]) -> bool:

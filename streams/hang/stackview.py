@@ -42,6 +42,18 @@ class StackView:
         """Whether every rank outside the group does checkpoint I/O (a rank-0 writer)."""
         return bool(self.others) and all(self.reporting[r].io for r in self.others)
 
+    @property
+    def writing(self) -> bool:
+        """Before any group has been frozen long enough to count: whether some ranks' latest
+        stacks do checkpoint I/O and all the others' latest stacks are one and the same (a
+        writer while the rest wait in one place). Slow stack sampling (one sample in 10 s
+        takes a minute to freeze a group) must not leave a save unrecognised for that long."""
+        if self.group:
+            return False
+        writers = [r for r, run in self.reporting.items() if run.io]
+        waiting = {run.sig for run in self.reporting.values() if not run.io}
+        return bool(writers) and len(waiting) <= 1
+
     def frozen_since(self) -> int | None:
         """When the group's identical stacks began (the latest start among its members)."""
         return max((self.reporting[r].start_us for r in self.group), default=None)

@@ -94,6 +94,9 @@ class AttemptState:
     """The latest vote at which the job's GPUs were computing (``probes.gpus_computing``): a
     sign of life as good as a log line (an evaluation that prints nothing still computes)."""
     phase_line: str | None = None
+    save_hook_done: bool = False
+    """A checkpoint hook completed after ``phase_line`` announced a save: that save is over
+    (no phase), though the quiet period it began is still filed under its kind."""
     phase_depth: int = 0
     phase_tag: str | None = None
     """The first number of the line that announced ``phase_line`` (its iteration): an end line
@@ -144,6 +147,9 @@ class JobState:
     pauses: dict[str, float] = field(default_factory=dict)
     next_eval_us: int | None = None
     last_us: int | None = None
+    announces_saves: bool = False
+    """The job has announced a save (a ``checkpoint_started`` hook or a training line saying it
+    saves): its saves are announced, so an unannounced quiet period is not one (``pauses.py``)."""
     run: AttemptState = field(default_factory=AttemptState)
     _by_node: tuple[dict[int, str], dict[str, tuple[int, ...]]] | None = field(
         default=None, init=False, repr=False, compare=False)
@@ -189,6 +195,7 @@ def dump_state(state: JobState) -> JsonData:
         "pauses": dict(sorted(state.pauses.items())),
         "next_eval_us": state.next_eval_us,
         "last_us": state.last_us,
+        "announces_saves": state.announces_saves,
         "run": _dump_run(state.run),
     }
 
@@ -207,6 +214,7 @@ def _dump_run(run: AttemptState) -> JsonData:
         "last_log_us": run.last_log_us,
         "last_work_us": run.last_work_us,
         "phase_line": run.phase_line,
+        "save_hook_done": run.save_hook_done,
         "phase_depth": run.phase_depth,
         "phase_tag": run.phase_tag,
         "hook_step": run.hook_step,
@@ -238,6 +246,7 @@ def load_state(data: JsonData) -> JobState:
         pauses={str(k): float(v) for k, v in data.get("pauses", {}).items()},  # absent from older states
         next_eval_us=data["next_eval_us"],
         last_us=data["last_us"],
+        announces_saves=bool(data.get("announces_saves", False)),  # absent from older states
         run=_load_run(data["run"]),
     )
 
@@ -261,6 +270,7 @@ def _load_run(data: JsonData) -> AttemptState:
         setattr(run, name, data[name])
     run.phase_depth = int(data.get("phase_depth", 1 if run.phase_line else 0))  # absent from older states
     run.phase_tag = data.get("phase_tag")
+    run.save_hook_done = bool(data.get("save_hook_done", False))  # absent from older states
     run.last_work_us = data.get("last_work_us")  # absent from older states
     run.hook_depth = int(data.get("hook_depth", 1 if run.hook_step is not None else 0))  # absent from older states
     quiet = data.get("quiet_ranks")

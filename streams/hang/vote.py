@@ -25,7 +25,9 @@ Latency by availability profile (defaults, 5 s samples, 10 s log cadence), onset
 emission: all four probes ~35-40 s (three of four agree after the 30 s stall/idle windows
 and six frozen samples); NVML-only metrics + logs (no stacks, no flight recorder: two
 probes, both needed) ~50-55 s (log silence: 45 s or 3 median gaps); RDMA counters + logs
-(no GPU samples: the compute rails vote alone for the metrics probe) likewise ~50-55 s;
+(no GPU samples: the compute rails vote alone for the metrics probe) ~55-70 s, log silence
+taking the solo window (flat rails cannot tell a save from a hang: twice the job's longest
+earlier unannounced quiet period, at least ``solo_silence_s``);
 logs + step progress only ~50-55 s (``solo_silence_s``), and inside an announced
 evaluation not before ``solo_eval_budget_s`` (30 min): from logs alone a long evaluation
 and a hang look the same until one of them ends, so that profile waits rather than
@@ -42,7 +44,7 @@ from schemas import Event, HangSignals, HangVerdict, HangVote, derived_id
 from streams.hang.context import PhaseView, current_phase, explained, overrun
 from streams.hang.localize import Source, localize
 from streams.hang.pauses import is_pause, observe, quiet_since_us
-from streams.hang.probes import Probe, gpus_computing, run_probes, solo_progress
+from streams.hang.probes import Probe, gpus_computing, run_probes, solo_progress, waiting_in_collective
 from streams.hang.settings import HangSettings
 from streams.hang.silence import silent_nodes, silent_ranks
 from streams.hang.skew import estimate, skew_finding
@@ -92,10 +94,10 @@ def evaluate(state: JobState, now_us: int, s: HangSettings, emit_us: int | None 
     view = stack_view(state, now_us, s, excluded)
     quiet_us = quiet_since_us(state, now_us, s)
     source = localize(state, now_us, s, off_clock) if quiet_us is not None else None
-    if source is not None:
-        observe(state, source)
     phase = current_phase(state, now_us, view if view.reporting else None)
-    hidden = off_clock_ranks if state.run.gpu or state.run.net else frozenset()  # else nothing localises
+    if source is not None and phase is None:  # a hooked or announced phase teaches no pause shape
+        observe(state, source)
+    hidden = _maybe_saving(state, off_clock_ranks, s) if state.run.gpu or state.run.net else frozenset()
     if phase is None and source is not None and quiet_us is not None and \
             is_pause(state, source, bool(view.reporting), hidden):
         phase = PhaseView("checkpoint", quiet_us, "history")
@@ -116,6 +118,12 @@ def evaluate(state: JobState, now_us: int, s: HangSettings, emit_us: int | None 
     if skewed:
         source = replace(source, findings=(*source.findings, skew_finding(skewed)))
     return [vote, _verdict(state, now_us, max(now_us, emit_us or now_us), s, probes, signals, source)]
+
+
+def _maybe_saving(state: JobState, off_clock: frozenset[int], s: HangSettings) -> frozenset[int]:
+    """The ranks on nodes left out for their clocks that may be saving (``pauses.is_pause``):
+    all of them but those whose own GPU samples show a collective's wait (a writer idles)."""
+    return frozenset(r for r in off_clock if not waiting_in_collective(state, r, s))
 
 
 def _vote(state: JobState, now_us: int, s: HangSettings, signals: HangSignals, votes: int,

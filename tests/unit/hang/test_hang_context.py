@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hang_kit import Episode, Job, at, lifecycle, run, stream, verdicts, votes
 
-from schemas import Event
+from schemas import Event, LogLine
 from streams.hang import HangSettings
 
 JOB = Job()
@@ -142,6 +142,19 @@ def test_a_rank0_writer_without_hooks_announcements_or_stacks_is_not_convicted_f
     assert not verdicts(run(_bare(stream(JOB, 1300, saves[2:]))))  # the first save: rank 0 is where jobs save
 
 
+def test_a_job_that_announces_its_saves_gets_no_writer_doubt_when_rank0_hangs() -> None:
+    # hang_eval --wide seed 1 #14: the job's saves are hooked (or printed); rank 0 then hung with
+    # no hook and no line, and was given a save's budget (312 s). A job that announces its saves
+    # announces every one: an unannounced quiet period on rank 0 is no save.
+    printed = LogLine(event_id="l-save", event_time=at(200.5), cluster="t", job_id=JOB.job_id, node_id=JOB.node(0),
+                      rank=0, source="training", line="Saving checkpoint at iteration 190 to /ckpt/iter_190")
+    for hooked in (True, False):
+        episodes = (Episode("checkpoint", 200, 230, lifecycle=hooked), Episode("hang", 800, sources=(0,)))
+        events = _bare(stream(JOB, 1300, episodes)) + ([] if hooked else [printed])
+        (verdict,) = verdicts(run(sorted(events, key=lambda e: e.event_time)))
+        assert verdict.source_ranks == (0,) and verdict.detected_at <= at(800 + 60), hooked
+
+
 def test_a_pause_shape_is_learned_from_the_job_itself() -> None:
     # rank 5 stalls the job for 30 s twice (e.g. a periodic host-side task), then for 200 s
     stalls = (Episode("hang", 200, 230, sources=(5,)), Episode("hang", 500, 530, sources=(5,)),
@@ -163,3 +176,44 @@ def test_a_hang_of_the_usual_writer_is_reported_at_the_checkpoint_budget() -> No
     (verdict,) = verdicts(run(_bare(stream(JOB, 1500, episodes)), s))
     assert at(800 + s.checkpoint_budget_s) <= verdict.detected_at <= at(800 + s.checkpoint_budget_s + 30)
     assert verdict.source_ranks == (0,)
+
+
+def _line(s: float, text: str) -> LogLine:
+    return LogLine(event_id=f"l-{text[:5]}-{s}", event_time=at(s), cluster="t", job_id=JOB.job_id,
+                   node_id=JOB.node(0), rank=0, source="training", line=text)
+
+
+def _hooks(start_s: float, end_s: float) -> list[Event]:
+    return [lifecycle(JOB, "checkpoint_started", start_s), lifecycle(JOB, "checkpoint_completed", end_s, step=1)]
+
+
+def test_a_completed_hook_ends_the_save_the_log_announced() -> None:
+    # hang_eval seed 11 #21: the job printed "saving checkpoint", hung at once (its writer's
+    # node died), the hook completed 53 s later and no end line ever came: the announced save
+    # explained the probes for the whole checkpoint budget (298 s)
+    events = _bare(stream(JOB, 1300, (Episode("hang", 300, sources=(5,)),)))
+    events += [_line(300, "Saving checkpoint at iteration 290 to /ckpt"), *_hooks(300, 350)]
+    (verdict,) = verdicts(run(sorted(events, key=lambda e: e.event_time)))
+    assert verdict.detected_at <= at(350 + 60)
+
+
+def test_a_hooked_save_teaches_no_pause_shape() -> None:
+    # hang_eval seed 12 #0: rank 0 wrote the job's hooked saves while the others waited; the
+    # quiet periods were learned as rank 0's pause shape, and rank 0's hang after a save
+    # waited the checkpoint budget (311 s)
+    saves = (Episode("rank0_save", 200, 250), Episode("rank0_save", 500, 550))
+    events = stream(JOB, 1300, (*saves, Episode("hang", 800, sources=(0,))))
+    events += [*_hooks(200, 250), *_hooks(500, 550)]
+    (verdict,) = verdicts(run(sorted(events, key=lambda e: e.event_time)))
+    assert verdict.source_ranks == (0,) and verdict.detected_at <= at(800 + 60)
+
+
+def test_an_asynchronous_writers_end_line_teaches_no_pause_shape() -> None:
+    # hang_eval seed 12 #1: ranks hung just after an announced asynchronous save; the writer's
+    # "saved" line half a minute later ended the quiet period and taught its shape as a pause, and the
+    # hang waited the checkpoint budget (346 s). In a job with steps, an end line is no progress.
+    events = stream(JOB, 1300, (Episode("hang", 300, sources=(5,)),))
+    events += [_line(299.5, "Saving checkpoint at iteration 290 to /ckpt"),
+               _line(327, "Saved checkpoint at iteration 290 to /ckpt")]
+    (verdict,) = verdicts(run(sorted(events, key=lambda e: e.event_time)))
+    assert verdict.source_ranks == (5,) and verdict.detected_at <= at(327 + 60)

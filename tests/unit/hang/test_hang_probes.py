@@ -6,7 +6,7 @@ from hang_kit import Episode, Job, at, lifecycle, stream
 
 from schemas import Event, LogLine
 from streams.hang import HangDetector, HangSettings
-from streams.hang.probes import collective_stalled, log_silent, metrics_idle, stacks_frozen
+from streams.hang.probes import collective_stalled, log_silent, metrics_idle, stacks_frozen, waiting_in_collective
 from streams.hang.state import JobState, to_us
 
 JOB = Job()
@@ -119,3 +119,15 @@ def test_jobs_with_long_steps_get_proportionally_longer_limits() -> None:
     assert collective_stalled(state, to_us(at(345)), s).value is False
     assert stacks_frozen(state, to_us(at(345)), s).value is False
     assert metrics_idle(state, to_us(at(345)), s).value is False
+
+
+def test_a_rank_waits_in_a_collective_when_its_own_gpu_spun_for_the_idle_window() -> None:
+    # the waiters (rank 0 among them) spin; the source (rank 5) idles; 20 s of spinning is not yet enough
+    s = HangSettings()
+    for until_s, waiting in ((340, True), (320, False)):
+        state = feed(only(stream(JOB, until_s, HANG), "gpu_sample"))
+        assert waiting_in_collective(state, 0, s) is waiting, until_s
+        assert waiting_in_collective(state, 5, s) is False
+    healthy = feed(only(stream(JOB, 400), "gpu_sample"))
+    assert waiting_in_collective(healthy, 0, s) is False
+    assert waiting_in_collective(healthy, 99, s) is False  # no samples

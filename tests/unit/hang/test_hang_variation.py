@@ -199,6 +199,19 @@ def test_a_rank0_save_is_no_hang_when_the_writers_clock_is_off() -> None:
     assert _emitted(config, [sc.LongCheckpoint(job=0, at_s=550, duration_s=235)]) == []
 
 
+def test_a_uniform_hang_is_reported_at_log_silence_when_the_writers_clock_is_off() -> None:
+    # hang_eval seed 10 #38: every rank froze alike, rank 0's node 106 s behind; the quiet
+    # period localised nowhere and was taken for rank 0's save (298 s). Rank 0's own samples
+    # show its GPU spinning in the collective like every other: it is not writing.
+    for skew_s in (110.0, -110.0):
+        config = FleetConfig(nodes=4, gpus_per_node=8, jobs=1, duration_s=1200, seed=8, cluster="skew",
+                             variation=Variation(sm_active=False, stacks=False, flight_recorder=False, hooks=False,
+                                                 checkpoint_writer="rank0", skew_node=0, skew_s=skew_s))
+        ((verdict, emitted_s),) = _emitted(config, [sc.Hang(job=0, at_s=700, source="uniform")])
+        assert 700 <= emitted_s <= 700 + 90, skew_s  # log silence at this job's cadence, not a save's budget
+        assert not verdict.source_nodes
+
+
 def test_an_unannounced_evaluation_then_a_save_is_no_hang_while_the_gpus_compute() -> None:
     # issue 14 (hang_eval seed 8, healthy fleets): a 6-minute evaluation that prints nothing,
     # then a rank-0 save: the save's collective wait came after 6 minutes of log silence and
@@ -208,3 +221,28 @@ def test_an_unannounced_evaluation_then_a_save_is_no_hang_while_the_gpus_compute
         config = FleetConfig(nodes=2, gpus_per_node=2, jobs=1, duration_s=2000, seed=seed, cluster="eval",
                              checkpoint_every_s=300.0, checkpoint_duration_s=35.0, variation=variation)
         assert _emitted(config, [sc.LongEval(job=0, at_s=1100, duration_s=360)]) == [], seed
+
+
+def test_silent_saves_of_a_job_with_rdma_counters_and_logs_only_are_no_hangs() -> None:
+    # hang_eval --wide seed 2, healthy fleets: a job with RDMA counters and logs only (no GPU
+    # samples, stacks or collective progress) that saves for ~50 s every 5 minutes without a
+    # hook or a line: flat rails and a silent log, a verdict at every save (62 in 16 job-hours).
+    # (A first silent save longer than solo_silence_s, 50 s, still gets one.)
+    variation = Variation(gpu_metrics=False, stacks=False, flight_recorder=False, hooks=False, announce=False)
+    config = FleetConfig(nodes=2, gpus_per_node=2, jobs=1, duration_s=2400, seed=4, cluster="rdma",
+                         checkpoint_every_s=300.0, checkpoint_duration_s=48.0, variation=variation)
+    assert _emitted(config, []) == []
+    ((_, emitted_s),) = _emitted(config, [sc.Hang(job=0, at_s=1730, source="single")])
+    assert 1730 <= emitted_s <= 1730 + 2 * 48 + 30  # twice its longest silent save
+
+
+def test_a_save_seen_in_slow_stack_samples_is_no_hang() -> None:
+    # hang_eval --wide seed 2, healthy fleets: stacks every 10 s freeze a waiter group only
+    # after a minute; RDMA counters (no GPU samples) and a silent log named a 98 s rank-0 save
+    # a hang first. The writer's I/O frames and the others' one wait say it at the first sample.
+    variation = Variation(gpu_metrics=False, flight_recorder=False, waiter_frames="real", hooks=False, announce=False,
+                          checkpoint_writer="rank0", storage_port=True)
+    config = FleetConfig(nodes=2, gpus_per_node=2, jobs=1, duration_s=1500, seed=4, cluster="slow-stacks",
+                         stack_interval_s=10.0, checkpoint_every_s=600.0, checkpoint_duration_s=25.0,
+                         variation=variation)
+    assert _emitted(config, [sc.LongCheckpoint(job=0, at_s=1000, duration_s=98)]) == []

@@ -69,8 +69,16 @@ def is_pause(state: JobState, source: Source, stacks_report: bool, hidden: froze
     stacks to tell, in a job that has never announced a save) the canonical writer alone, or
     names no rank while the writer is among the
     ``hidden`` ranks (on a node left out for its clock, ``skew.py``: what it does cannot be
-    compared with the others, so the quiet period may be its save)."""
+    compared with the others, so the quiet period may be its save). A quiet period whose
+    localisation turns inconclusive (no rank named: a collective snapshot or a sample that
+    blurs the shape) keeps the explanation its first localisation earned; a localisation
+    naming other ranks is new evidence and does not."""
     doubt = not stacks_report and not state.announces_saves
     if not source.ranks:
-        return doubt and set(WRITER_RANKS) <= hidden
-    return shape_key(source.ranks) in state.pauses or (doubt and source.ranks == WRITER_RANKS)
+        first = state.run.quiet_ranks
+        return doubt and set(WRITER_RANKS) <= hidden or first is not None and _pause_shaped(state, first, doubt)
+    return _pause_shaped(state, source.ranks, doubt)
+
+
+def _pause_shaped(state: JobState, ranks: tuple[int, ...], doubt: bool) -> bool:
+    return shape_key(ranks) in state.pauses or (doubt and ranks == WRITER_RANKS)

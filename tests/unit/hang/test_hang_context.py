@@ -6,6 +6,9 @@ from hang_kit import Episode, Job, at, lifecycle, run, stream, verdicts, votes
 
 from schemas import Event, LogLine
 from streams.hang import HangSettings
+from streams.hang.localize import Source
+from streams.hang.pauses import is_pause
+from streams.hang.state import JobState
 
 JOB = Job()
 
@@ -217,3 +220,19 @@ def test_an_asynchronous_writers_end_line_teaches_no_pause_shape() -> None:
                _line(327, "Saved checkpoint at iteration 290 to /ckpt")]
     (verdict,) = verdicts(run(sorted(events, key=lambda e: e.event_time)))
     assert verdict.source_ranks == (5,) and verdict.detected_at <= at(327 + 60)
+
+
+def test_a_pause_keeps_its_explanation_when_its_localisation_turns_inconclusive() -> None:
+    # hang_eval seed 13, healthy fleets: a 4-minute rank-0 save of a job without stacks, hooks
+    # or announcements was explained as rank 0's pause until one collective snapshot blurred the
+    # shape (no rank named), and the healthy job got a restart_in_place
+    state = JobState()
+    state.run.quiet_ranks = (0,)
+    nowhere = Source(ranks=(), nodes=(), findings=(), confidence=0.0)
+    elsewhere = Source(ranks=(5,), nodes=("node-0002",), findings=(), confidence=0.9)
+    assert is_pause(state, nowhere, stacks_report=False)
+    assert not is_pause(state, elsewhere, stacks_report=False)  # other ranks named: new evidence
+    state.announces_saves = True  # a job that announces its saves gets no writer's doubt
+    assert not is_pause(state, nowhere, stacks_report=False)
+    state.pauses["0"] = 60.0  # unless the shape was learned from its own unannounced pauses
+    assert is_pause(state, nowhere, stacks_report=False)

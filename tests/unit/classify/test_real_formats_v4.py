@@ -42,11 +42,12 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
     # PyTorch distributed_c10d.py _store_based_barrier
     ("training", "RuntimeError: Timed out initializing process group in store based barrier on rank: 3, for key: "
      "store_based_barrier_key:1 (world_size=16, worker_count=12, timeout=0:30:00)", "nccl_timeout", None),
-    # Horovod stall_inspector.cc; XLA/TSL coordination service barrier and heartbeats
+    # Horovod stall_inspector.cc; XLA/TSL coordination service barrier and heartbeats (the barrier timeout is the
+    # JAX rendezvous: torch_elastic since brief K10, like the c10d store of brief K8)
     ("training", "W stall_inspector.cc:138 One or more tensors were submitted to be reduced, gathered or broadcasted by "
      "subset of ranks and are waiting for remainder of ranks for more than 30 seconds.", "nccl_timeout", None),
     ("training", "jaxlib.xla_extension.XlaRuntimeError: DEADLINE_EXCEEDED: Barrier timed out. Barrier_id: "
-     "PjRT_Client_Connect", "nccl_timeout", None),
+     "PjRT_Client_Connect", "torch_elastic", None),
     ("training", "F0112 04:21:09.118210 88120 client.cc:94] Terminating process because the coordinator detected "
      "missing heartbeats. This most likely indicates that another task died.", "nccl_remote_peer", None),
     # Horovod operations.cc; librdmacm rdma_cm.h events; libibverbs async events

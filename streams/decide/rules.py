@@ -99,6 +99,8 @@ def plans_for_incident(state: JobState, incident: Incident, root: FaultInfo, gro
     if root.tier in (severity.TIER_JOB, severity.TIER_WEAK_JOB):
         return _job_root(state, incident, root)
     if root.tier == severity.TIER_SYMPTOM:
+        if incident.attempt in state.acted_nodes.values():
+            return []  # a node of this attempt is already being replaced: these are its cascade
         summary = (f"{root.category} on {len(incident.nodes) or 'unknown'} node(s) and no node, link or "
                    f"job error to explain it: not single-point")
         return _restart(_reason(root.category, _causes(incident), summary), RULE_NETWORK)

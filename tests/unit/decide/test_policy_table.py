@@ -238,3 +238,13 @@ def test_a_hang_seen_by_log_silence_alone_only_notifies() -> None:
               hang(900, [], signals=HangSignals(log_silent=True))]
     decided = decide_all(events)
     assert [(d.action, d.policy_rule) for d in decided] == [("notify", "weak_hang_evidence")]
+
+
+def test_nccl_timeouts_of_a_hang_whose_source_is_being_replaced_are_its_cascade() -> None:
+    # blind fleet oracle D2 (hang_single): the source node was replaced 40 s after the hang;
+    # 12 min later the NCCL watchdog fired on every waiting rank, and those timeouts restarted
+    # the job in place (TAXONOMY: cascade faults never drive a decision alone)
+    events = [*running_job(until=100), hang(300, ["n4"]),
+              *(fault(1000 + i, n, "nccl_timeout", level="error", blame="network") for i, n in enumerate(("n1", "n2")))]
+    out = decide_all(events, until=at(1200))
+    assert actions(out) == [("replace_nodes", ("n4",), "task")]

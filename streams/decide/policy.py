@@ -34,7 +34,18 @@ from datetime import datetime, timedelta
 from statistics import median
 from typing import Any
 
-from schemas import Decision, Event, Fault, HangVerdict, Incident, JobEvent, SlowNode, StepProgress, derived_id
+from schemas import (
+    Decision,
+    Event,
+    Fault,
+    HangVerdict,
+    Incident,
+    JobEvent,
+    NetSample,
+    SlowNode,
+    StepProgress,
+    derived_id,
+)
 from streams.core.dispatch import kinds
 from streams.decide import rules, severity
 from streams.decide.rules import Plan
@@ -46,6 +57,19 @@ _STEP_SAMPLES = 64
 
 _CONSUMED = kinds(JobEvent, StepProgress, Fault, Incident, HangVerdict, SlowNode)
 """The kinds the policy reads; every other event of the job is ignored."""
+
+
+def _note_ports(state: JobState, sample: NetSample) -> None:
+    """Remember when one of the node's ports went down: it left ACTIVE or its link_downed
+    counter rose since the previous sample (a port that was never ACTIVE, an unused or
+    unplugged one, is no event). The network rows of the policy read it (``rules.ports_down``)."""
+    for port in sample.ports:
+        key = f"{sample.node_id}/{port.device}/{port.port}"
+        before = state.ports.get(key)
+        active = int(port.state == "ACTIVE")
+        state.ports[key] = [port.link_downed_total, active]
+        if before is not None and (port.link_downed_total > before[0] or (before[1] and not active)):
+            state.ports_down[sample.node_id] = sample.event_time.isoformat()
 
 
 class PolicyDetector:
@@ -70,6 +94,9 @@ class PolicyDetector:
 
     def step(self, state: JobState, event: Event) -> tuple[JobState, list[Event]]:
         """Feed one event of this job; returns the state and the proposed decisions it causes."""
+        if isinstance(event, NetSample):
+            _note_ports(state, event)  # evidence only: no decision, no deadline check
+            return state, []
         if not _CONSUMED[type(event)]:
             return state, []
         self._identify(state, event)

@@ -101,10 +101,42 @@ def plans_for_incident(state: JobState, incident: Incident, root: FaultInfo, gro
     if root.tier == severity.TIER_SYMPTOM:
         if incident.attempt in state.acted_nodes.values():
             return []  # a node of this attempt is already being replaced: these are its cascade
-        summary = (f"{root.category} on {len(incident.nodes) or 'unknown'} node(s) and no node, link or "
-                   f"job error to explain it: not single-point")
-        return _restart(_reason(root.category, _causes(incident), summary), RULE_NETWORK)
+        return _network_symptoms(state, incident, root)
     return []  # generic cascade alone: the launcher handles its own crash
+
+
+PORT_WINDOW = timedelta(seconds=120)
+"""How far before a network incident's first fault a port that went down counts as its cause
+(NCCL gives up on an InfiniBand peer after its retries, seconds to a minute after the link)."""
+
+
+def ports_down(state: JobState, around: datetime) -> list[str]:
+    """The job's nodes with a port that went down (``policy._note_ports``) from ``PORT_WINDOW``
+    before ``around`` on, in node order."""
+    nodes = set(state.nodes)
+    return sorted(n for n, t in state.ports_down.items()
+                  if (not nodes or n in nodes) and need_iso(t) >= around - PORT_WINDOW)
+
+
+def _network_symptoms(state: JobState, incident: Incident, root: FaultInfo) -> list[Plan]:
+    """NCCL symptoms without a node, link or job error to explain them: a port that went down
+    on one node names it (TAXONOMY: "one node's port down, link_downed rising on one node" is
+    node-local: replace it); on several nodes it is the fabric (restart, tell a human); with
+    no port evidence, not single-point (restart)."""
+    causes, down = _causes(incident), ports_down(state, incident.first_seen)
+    if len(down) == 1:
+        if state.acted_nodes.get(down[0]) == incident.attempt:
+            return []
+        state.acted_nodes[down[0]] = incident.attempt
+        summary = f"{root.category} while {down[0]} alone had a port go down: the node's own NIC or port, replace it"
+        return [Plan("replace_nodes", RULE_NODE_NETWORK, _reason(root.category, causes, summary), (down[0],), "cluster")]
+    if len(down) > 1:
+        summary = f"{root.category} while ports went down on {', '.join(down)}: the fabric; restart, tell a human"
+        reason = _reason(root.category, causes, summary)
+        return [*_restart(reason, RULE_FABRIC), Plan("notify", RULE_FABRIC, reason)]
+    summary = (f"{root.category} on {len(incident.nodes) or 'unknown'} node(s) and no node, link or "
+               f"job error to explain it: not single-point")
+    return _restart(_reason(root.category, causes, summary), RULE_NETWORK)
 
 
 def _primary(state: JobState, incident: Incident, root: FaultInfo, grown: bool) -> list[Plan]:
@@ -137,8 +169,13 @@ def _single_node(state: JobState, incident: Incident, root: FaultInfo, node: str
         return []
     if incident.attempt < state.attempt and state.nodes and node not in state.nodes:
         return []  # a late fault of an earlier attempt on a node the job no longer holds
-    state.acted_nodes[node] = incident.attempt
     causes = _causes(incident)
+    if root.link and (others := [n for n in ports_down(state, incident.first_seen) if n != node]):
+        summary = (f"{root.category} on {node} and ports down on {', '.join(others)} at the same time: "
+                   f"the fabric, not one node's NIC; restart, tell a human")
+        reason = _reason(root.category, causes, summary)
+        return [*_restart(reason, RULE_FABRIC), Plan("notify", RULE_FABRIC, reason)]
+    state.acted_nodes[node] = incident.attempt
     if root.link:
         summary = f"{root.category} on {node} alone: the node's own NIC or port, replace it"
         return [Plan("replace_nodes", RULE_NODE_NETWORK, _reason(root.category, causes, summary), (node,), "cluster")]

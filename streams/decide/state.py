@@ -144,6 +144,10 @@ class JobState:
     job_roots: dict[int, dict[str, str]] = field(default_factory=dict)
     """attempt -> {job-blamed root-cause key: fault_id} of that attempt's incidents."""
     restart: RestartWatch | None = None
+    ports: dict[str, list[int]] = field(default_factory=dict)
+    """"node/device/port" -> [link_downed_total, 1 if ACTIVE else 0] as last seen in a net_sample."""
+    ports_down: dict[str, str] = field(default_factory=dict)
+    """node -> ISO time one of its ports last went down (left ACTIVE, or link_downed_total rose)."""
 
     def dump(self) -> dict[str, Any]:
         """JSON-ready data of this state."""
@@ -162,6 +166,7 @@ class JobState:
             "job_action_attempt": self.job_action_attempt,
             "job_roots": {str(k): dict(v) for k, v in self.job_roots.items()},
             "restart": self.restart.dump() if self.restart else None,
+            "ports": {k: list(v) for k, v in self.ports.items()}, "ports_down": dict(self.ports_down),
         }
 
     @classmethod
@@ -183,4 +188,6 @@ class JobState:
             job_action_attempt=data["job_action_attempt"],
             job_roots={int(k): dict(v) for k, v in data["job_roots"].items()},
             restart=RestartWatch.load(restart) if restart else None,
+            ports={k: [int(x) for x in v] for k, v in data.get("ports", {}).items()},  # absent from older states
+            ports_down=dict(data.get("ports_down", {})),
         )

@@ -14,7 +14,18 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from schemas import Decision, Event, Fault, GpuSample, HangVerdict, Incident, JobEvent, SlowNode, StepProgress
+from schemas import (
+    Decision,
+    Event,
+    Fault,
+    GpuSample,
+    HangVerdict,
+    Incident,
+    JobEvent,
+    NetSample,
+    SlowNode,
+    StepProgress,
+)
 from streams.core.chain import Stages
 from streams.decide.guard_state import ClusterState
 from streams.decide.guards import GuardDetector
@@ -22,7 +33,7 @@ from streams.decide.policy import PolicyDetector
 from streams.decide.settings import GuardSettings, PolicySettings
 from streams.incident import IncidentDetector, IncidentSettings
 
-_JOB_KINDS = (JobEvent, StepProgress, Fault, HangVerdict, SlowNode, GpuSample)
+_JOB_KINDS = (JobEvent, StepProgress, Fault, HangVerdict, SlowNode, GpuSample, NetSample)
 
 
 class _Chain:
@@ -36,7 +47,7 @@ class _Chain:
 
     def route(self, event: Event) -> str | None:
         job_id = getattr(event, "job_id", None)
-        if job_id is None and isinstance(event, (Fault, GpuSample)) and event.node_id:
+        if job_id is None and isinstance(event, (Fault, GpuSample, NetSample)) and event.node_id:
             return self.node_job.get(event.node_id)
         return job_id
 

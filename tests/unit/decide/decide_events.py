@@ -13,6 +13,8 @@ from schemas import (
     HangSignals,
     HangVerdict,
     JobEvent,
+    NetPort,
+    NetSample,
     Placement,
     SlowNode,
     StepProgress,
@@ -99,3 +101,19 @@ def running_job(nodes: Iterable[str] = ("n1", "n2", "n3", "n4"), job_id: str = "
     return [job("scheduled", 0, job_id, nodes=nodes, cluster=cluster),
             job("running", 5, job_id, cluster=cluster),
             *steps(10, until, job_id, cluster=cluster)]
+
+
+def port_samples(node: str, down_at: float | None, start: float = 5.0, end: float = 400.0, every: float = 10.0,
+                 device: str = "mlx5_0", cluster: str = "c1", never_active: bool = False) -> list[NetSample]:
+    """A node agent's RDMA port samples every ``every`` seconds: the port ACTIVE (or DOWN all
+    along if ``never_active``: unused), and from ``down_at`` on DOWN with link_downed_total + 1."""
+    out, s = [], start
+    while s <= end:
+        down = down_at is not None and s >= down_at
+        port = NetPort(device=device, port=1, state="DOWN" if down or never_active else "ACTIVE",
+                       tx_bytes_total=int(s) * 10**9, rx_bytes_total=int(s) * 10**9, symbol_errors_total=0,
+                       link_downed_total=1 if down else 0, rcv_errors_total=0)
+        out.append(NetSample(event_id=f"ns-{node}-{s}", event_time=at(s), cluster=cluster, node_id=node,
+                             ports=(port,)))
+        s += every
+    return out

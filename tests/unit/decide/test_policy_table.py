@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from decide_chain import decide_all, run_all
-from decide_events import at, fault, hang, job, running_job, slow, steps
+from decide_events import at, fault, hang, job, port_samples, running_job, slow, steps
 
-from schemas import Decision, HangSignals, derived_id
+from schemas import Decision, Event, HangSignals, derived_id
 from streams.decide import GuardSettings, PolicySettings
 
 
@@ -248,3 +248,44 @@ def test_nccl_timeouts_of_a_hang_whose_source_is_being_replaced_are_its_cascade(
               *(fault(1000 + i, n, "nccl_timeout", level="error", blame="network") for i, n in enumerate(("n1", "n2")))]
     out = decide_all(events, until=at(1200))
     assert actions(out) == [("replace_nodes", ("n4",), "task")]
+
+
+def _nccl(s: float, nodes: tuple[str, ...]) -> list[Event]:
+    return [fault(s + i, n, "nccl_error", level="error", blame="network") for i, n in enumerate(nodes)]
+
+
+def test_ports_down_on_several_nodes_with_one_port_error_line_is_the_fabric() -> None:
+    # blind fleet oracle D2 (fabric): three nodes' ports went down together, one printed the
+    # port error, the others IB completion errors; the policy replaced the one that printed
+    # it and blocked it cluster-wide. TAXONOMY: several nodes' ports -> restart + notify.
+    events = [*running_job(until=100), *(e for n in ("n1", "n2", "n3") for e in port_samples(n, 195)),
+              fault(200, "n1", "ib_link", level="error", blame="network"), *_nccl(201, ("n2", "n3"))]
+    out = decide_all(sorted(events, key=lambda e: e.event_time), until=at(300))
+    assert sorted(a for a, _, _ in actions(out)) == ["notify", "restart_in_place"]
+    assert {d.policy_rule for d in out} == {"fabric_network"}
+
+
+def test_a_port_down_on_one_node_names_it_without_a_log_line() -> None:
+    # blind fleet oracle D2 (nic_counters): one node's port DOWN and link_downed rising in its
+    # net samples, only NCCL completion errors in the logs: the job was restarted in place
+    # onto the same node. TAXONOMY: link_downed rising on one node -> replace that node.
+    events = [*running_job(until=100), *port_samples("n2", 195), *port_samples("n1", None),
+              *port_samples("n3", None), *_nccl(200, ("n1", "n2", "n3"))]
+    out = decide_all(sorted(events, key=lambda e: e.event_time), until=at(300))
+    assert actions(out) == [("replace_nodes", ("n2",), "cluster")]
+    assert out[0].policy_rule == "node_local_network"
+
+
+def test_a_port_that_was_never_up_is_no_evidence() -> None:
+    # an unused (unplugged) port reports DOWN all along: it names no node
+    events = [*running_job(until=100), *port_samples("n2", None, never_active=True), *_nccl(200, ("n1", "n2"))]
+    out = decide_all(sorted(events, key=lambda e: e.event_time), until=at(300))
+    assert actions(out) == [("restart_in_place", (), "none")]
+
+
+def test_a_port_error_on_one_node_with_its_own_port_down_is_node_local() -> None:
+    events = [*running_job(until=100), *port_samples("n1", 195), *port_samples("n2", None),
+              fault(200, "n1", "ib_link", level="error", blame="network"), *_nccl(201, ("n2",))]
+    out = decide_all(sorted(events, key=lambda e: e.event_time), until=at(300))
+    assert ("replace_nodes", ("n1",), "cluster") in actions(out)
+    assert "restart_in_place" not in [a for a, _, _ in actions(out)]

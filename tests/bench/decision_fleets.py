@@ -29,7 +29,7 @@ from pathlib import Path
 
 from tests.bench.fleet_jobs import JobRun, Json, iso, parse
 from tests.bench.fleet_oracle import Situation, score
-from tests.bench.fleet_situations import SITUATIONS, Slot
+from tests.bench.fleet_situations import SITUATIONS, SUPPLEMENT, Builder, Slot
 
 SIZES = (1, 2, 2, 3, 4, 4, 6, 8, 8, 12, 16)
 BIG_SIZES = (24, 32, 48, 64)
@@ -37,19 +37,23 @@ STEP_S = (0.6, 1.0, 1.5, 2.5, 4.0)
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def build_fleet(seed: int, fleet: int) -> tuple[list[JobRun], list[Situation]]:
-    """One fleet: every situation once, in a seeded order, sizes and step times."""
+def build_fleet(seed: int, fleet: int, table: dict[str, tuple[Builder, int]] | None = None,
+                repeat: int = 1) -> tuple[list[JobRun], list[Situation]]:
+    """One fleet: every situation of ``table`` (default ``SITUATIONS``) ``repeat`` times, in a
+    seeded order, sizes and step times."""
+    table = SITUATIONS if table is None else table
     rng = random.Random(seed * 1000 + fleet)
-    names = list(SITUATIONS)
+    names = list(table) * repeat
     rng.shuffle(names)
     big = rng.choice(names)
     jobs, sits, offset = [], [], 0
     for index, name in enumerate(names):
-        builder, least = SITUATIONS[name]
+        builder, least = table[name]
         nodes = max(least, rng.choice(BIG_SIZES) if name == big else rng.choice(SIZES))
         gpus = 4 if nodes > 16 else rng.choice((4, 8))
         slot = Slot(index + fleet * 100, offset, nodes, gpus, rng.choice(STEP_S), random.Random(rng.random()))
         job, sit = builder(slot)
+        job.settle_attempts()
         sit.variant += f" | {nodes}x{gpus} GPUs step {slot.step_s}s"
         jobs.append(job)
         sits.append(sit)
@@ -100,14 +104,18 @@ def _brief(kind: str, e: Json) -> Json:
     return {k: e.get(k) for k in keep}
 
 
-def evaluate(seed: int, fleets: int, out: Path) -> list[Json]:
-    """Build, replay and score ``fleets`` fleets of ``seed``; returns one record per situation."""
+def evaluate(seed: int, fleets: int, out: Path, score_only: bool = False, supplement: bool = False) -> list[Json]:
+    """Build, replay and score ``fleets`` fleets of ``seed``; returns one record per situation.
+
+    ``score_only``: rebuild the (deterministic) fleets for their expectations and score the
+    replay output already in ``out`` (after an oracle fix), without writing or replaying."""
     records: list[Json] = []
     for fleet in range(fleets):
-        jobs, sits = build_fleet(seed, fleet)
-        events, derived = out / f"seed{seed}_fleet{fleet}.jsonl", out / f"seed{seed}_fleet{fleet}.out.jsonl"
-        count = write_events(jobs, events)
-        summary = replay(events, derived)
+        jobs, sits = build_fleet(seed, fleet, SUPPLEMENT, 4) if supplement else build_fleet(seed, fleet)
+        stem = f"seed{seed}_{'supplement' if supplement else 'fleet'}{fleet}"
+        events, derived = out / f"{stem}.jsonl", out / f"{stem}.out.jsonl"
+        count = sum(len(j.events) for j in jobs) if score_only else write_events(jobs, events)
+        summary = "scored the existing replay output" if score_only else replay(events, derived)
         print(f"seed {seed} fleet {fleet}: {len(sits)} jobs, {sum(s.nodes for s in sits)} nodes, {count} events; {summary}",
               file=sys.stderr)
         by_job = read_derived(derived)
@@ -127,7 +135,7 @@ def evaluate(seed: int, fleets: int, out: Path) -> list[Json]:
 
 
 def table(records: list[Json]) -> str:
-    """Per situation: jobs, forbidden, missing, guarded, extra; then counts per cause."""
+    """Per situation: jobs, forbidden, missing, guarded, doubt, extra; then counts per cause (not extra)."""
     rows: dict[str, Counter[str]] = defaultdict(Counter)
     causes: Counter[tuple[str, str, str]] = Counter()
     for r in records:
@@ -137,12 +145,13 @@ def table(records: list[Json]) -> str:
             rows[name][f["kind"]] += 1
             if f["kind"] != "extra":
                 causes[(f["kind"], f["cause"], name)] += 1
-    lines = [f"{'situation':<20}{'jobs':>5}{'forbidden':>10}{'missing':>8}{'guarded':>8}{'extra':>6}"]
+    kinds = ("forbidden", "missing", "guarded", "doubt", "extra")
+    lines = [f"{'situation':<20}{'jobs':>5}" + "".join(f"{k:>10}" for k in kinds)]
+    total: Counter[str] = Counter()
     for name in sorted(rows):
-        c = rows[name]
-        lines.append(f"{name:<20}{c['jobs']:>5}{c['forbidden']:>10}{c['missing']:>8}{c['guarded']:>8}{c['extra']:>6}")
-    total = sum((rows[n] for n in rows), Counter())
-    lines.append(f"{'TOTAL':<20}{total['jobs']:>5}{total['forbidden']:>10}{total['missing']:>8}{total['guarded']:>8}{total['extra']:>6}")
+        total.update(rows[name])
+        lines.append(f"{name:<20}{rows[name]['jobs']:>5}" + "".join(f"{rows[name][k]:>10}" for k in kinds))
+    lines.append(f"{'TOTAL':<20}{total['jobs']:>5}" + "".join(f"{total[k]:>10}" for k in kinds))
     lines.append("")
     lines += [f"{kind:<10}{cause:<36}{name:<20}{n:>4}" for (kind, cause, name), n in sorted(causes.items())]
     return "\n".join(lines)
@@ -154,10 +163,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--fleets", type=int, default=1)
     parser.add_argument("--out", type=Path, default=Path("/tmp/decision_fleets"))
+    parser.add_argument("--score-only", action="store_true", help="re-score the replay output already in --out")
+    parser.add_argument("--supplement", action="store_true",
+                        help="fleets of the supplementary situations (port counters only, fabric), 4 jobs each")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    records = evaluate(args.seed, args.fleets, args.out)
-    (args.out / f"seed{args.seed}.json").write_text(json.dumps(records, indent=1, default=str), encoding="utf-8")
+    records = evaluate(args.seed, args.fleets, args.out, args.score_only, args.supplement)
+    (args.out / f"seed{args.seed}{'_supplement' if args.supplement else ''}.json").write_text(json.dumps(records, indent=1, default=str), encoding="utf-8")
     print(table(records))
     return 0
 

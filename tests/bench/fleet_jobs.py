@@ -110,6 +110,15 @@ class JobRun:
                  and e["event_time"] < t]
         return max(steps, default=0)
 
+    def settle_attempts(self) -> None:
+        """Give the simulator's own lifecycle events (checkpoint hooks, ``finished``) the attempt
+        in effect at their time: the simulator knows only attempt 0, the added restarts more."""
+        starts = sorted((e["event_time"], e["attempt"]) for e in self.events if e["schema"] == "job_event/v1"
+                        and e["event_id"].startswith("d2-") and e["kind"] == "restarting")
+        for e in self.events:
+            if e["schema"] == "job_event/v1" and not e["event_id"].startswith("d2-"):
+                e["attempt"] = max((a for t, a in starts if t <= e["event_time"]), default=0)
+
     def rename_node(self, old: str, new: str, from_s: float) -> None:
         """From ``from_s`` on, the rank slots of ``old`` run on ``new`` (a replaced node)."""
         t = iso(self.at(from_s))

@@ -36,7 +36,7 @@ POOLS: dict[str, Pool] = {
     "mce_corrected": Pool("hardware_mce", r"\bCE\b"),
     "xid63": Pool("gpu_memory_ecc", r"\): 63,"),
     "xid94": Pool("gpu_memory_ecc", r"\): 94,.*Contained"),
-    "aer_corrected": Pool("pcie_aer", r"[Cc]orrected"),
+    "aer_corrected": Pool("pcie_aer", r"severity=Corrected|(?<![Uu]n)(?<![Uu]n-)\bCorrected\b"),
     # real hardware faults on one node
     "xid79": Pool("gpu_fallen_off_bus", r"\): 79,", ("kernel",)),
     "xid119": Pool("gpu_gsp_timeout", r"\): 119,", ("kernel",)),

@@ -28,7 +28,13 @@ Missing (a violation, counted): a :class:`Need` no decision of the job satisfies
 refused it and the job got the fallback the contract promises ("restart_in_place, or
 resubmit_job after a failed restart, plus notify"): that is reported as ``guarded``.
 
-Reported, not counted: ``extra`` (a decision the contract neither requires nor forbids, e.g.
+- ``cascade_drove_decision`` (added in the second commit, after the first run): an explicit-fault
+  decision whose reason category is a cascade category ("typical consequences on other ranks
+  (``nccl_error``, ``nccl_timeout``, ``torch_elastic``, ``process_exit_nonzero``, ``process_killed``,
+  CUDA errors on peers) are its cascade and never drive a decision alone"), except in a fabric
+  fault (``cascade_is_evidence``: NCCL errors on many nodes are the fabric row's own evidence).
+
+Reported, not counted: ``doubt`` (the contract is ambiguous; see D2_findings.md), ``extra`` (a decision the contract neither requires nor forbids, e.g.
 ``notify`` anywhere, ``restart_in_place`` after a job failed of an explicit node fault).
 """
 
@@ -41,6 +47,8 @@ from typing import Any
 Json = dict[str, Any]
 NODE_ACTIONS = frozenset({"replace_nodes", "drain_reboot_nodes"})
 JOB_DESTRUCTIVE = frozenset({"restart_in_place", "stop_job", "resubmit_job"})
+CASCADE = frozenset({"nccl_error", "nccl_timeout", "nccl_remote_peer", "torch_elastic", "process_exit_nonzero",
+                     "process_killed"})
 
 
 @dataclass(frozen=True)
@@ -62,8 +70,10 @@ class Situation:
     ``healthy``: no cause to touch the job at all. ``culprits``: the only nodes a node action
     may name (empty: no node action is in the policy row). ``stop_attempts`` /
     ``resubmit_attempts``: attempts in which ``stop_job`` / ``resubmit_job`` are allowed.
-    ``no_checkpoint``: from ``no_checkpoint_after_s`` (seconds after the job's start) on, a
-    ``checkpoint_now`` cannot be honoured (hang, lost GPU, failed job).
+    ``no_checkpoint``: event-time intervals ``[start, end)`` in which a ``checkpoint_now`` cannot be
+    honoured (a hang, a lost GPU, a failed attempt until the next one runs); ``checkpoint_doubt``:
+    intervals in which it is a doubt (a fatal Xid other than 79 whose rank dies within seconds,
+    before the job is reported failed).
     """
 
     name: str
@@ -75,7 +85,10 @@ class Situation:
     needs: list[Need] = field(default_factory=list)
     stop_attempts: frozenset[int] = frozenset()
     resubmit_attempts: frozenset[int] = frozenset()
-    no_checkpoint_after: str | None = None
+    no_checkpoint: list[tuple[str, str]] = field(default_factory=list)
+    checkpoint_doubt: list[tuple[str, str]] = field(default_factory=list)
+    cascade_is_evidence: bool = False
+    """NCCL errors on many nodes are the fabric row's own evidence (a switch fault)."""
     events: list[str] = field(default_factory=list)
     """Summaries of the injected events that should drive (or must not drive) a decision."""
 
@@ -86,12 +99,12 @@ class Situation:
                 "needs": [{"action": n.action, "nodes": sorted(n.nodes), "scope": n.scope, "attempt": n.attempt,
                            "rule": n.rule} for n in self.needs],
                 "stop_attempts": sorted(self.stop_attempts), "resubmit_attempts": sorted(self.resubmit_attempts),
-                "no_checkpoint_after": self.no_checkpoint_after, "events": self.events}
+                "no_checkpoint": self.no_checkpoint, "checkpoint_doubt": self.checkpoint_doubt, "events": self.events}
 
 
 @dataclass(frozen=True)
 class Finding:
-    """One verdict on one job: ``kind`` is ``forbidden``, ``missing``, ``guarded`` or ``extra``."""
+    """One verdict on one job: ``kind`` is ``forbidden``, ``missing``, ``guarded``, ``doubt`` or ``extra``."""
 
     kind: str
     cause: str
@@ -126,8 +139,21 @@ def _forbidden(s: Situation, d: Json) -> tuple[str, str] | None:
         return "stop_without_repeat", "'the same job-blamed root cause in two consecutive attempts' -> stop_job"
     if action == "resubmit_job" and d.get("attempt") not in s.resubmit_attempts:
         return "resubmit_without_failed_restart", "'a restart_in_place did not bring the job back to progress' -> resubmit_job"
-    if action == "checkpoint_now" and s.no_checkpoint_after and d["issued_at"] >= s.no_checkpoint_after:
+    if action == "checkpoint_now" and _within(d["issued_at"], s.no_checkpoint):
         return "checkpoint_unhonourable", "checkpoint_now: 'never for a hang, a lost GPU or a job that already failed'"
+    reason = d.get("reason") or {}
+    if not s.cascade_is_evidence and reason.get("kind") == "explicit_fault" and reason.get("category") in CASCADE:
+        return "cascade_drove_decision", "cascade faults 'never drive a decision alone' (TAXONOMY.md, Incidents)"
+    return None
+
+
+def _within(t: str, spans: list[tuple[str, str]]) -> bool:
+    return any(a <= t < b for a, b in spans)
+
+
+def _doubt(s: Situation, d: Json) -> str | None:
+    if d["action"] == "checkpoint_now" and _within(d["issued_at"], s.checkpoint_doubt):
+        return "checkpoint_on_fatal_xid"
     return None
 
 
@@ -159,7 +185,10 @@ def score(s: Situation, decisions: Sequence[Json]) -> list[Finding]:
     findings: list[Finding] = []
     for d in decisions:
         bad = None if _refused(d) else _forbidden(s, d)
-        if bad is not None:
+        doubt = None if bad is not None or _refused(d) else _doubt(s, d)
+        if doubt is not None:
+            findings.append(Finding("doubt", doubt, s.name, s.job_id, _summary(d), d))
+        elif bad is not None:
             findings.append(Finding("forbidden", bad[0], s.name, s.job_id, f"{_summary(d)} :: {bad[1]}", d))
         elif not _refused(d) and not any(_satisfies(d, n) for n in s.needs) and d["action"] != "notify":
             findings.append(Finding("extra", f"extra_{d['action']}", s.name, s.job_id, _summary(d), d))

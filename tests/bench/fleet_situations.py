@@ -3,7 +3,9 @@
 Every builder takes a :class:`Slot` (where and how big the job is, its seeded generator) and
 returns the job's events (:class:`~tests.bench.fleet_jobs.JobRun`) and its
 :class:`~tests.bench.fleet_oracle.Situation`. The expectations quote TAXONOMY.md's restart
-policy table; they were written before reading the policy code (brief D2, blindness rules).
+policy table. Those of the first commit were written before reading the policy code (brief D2,
+blindness rules); ``preempted``, ``user_nonconsecutive``, ``cascade_then_user`` and ``nic_counters``
+were added after reading it, their expectations still taken from the contract text only.
 Times are seconds after the job's simulated start; every run lasts ``DURATION_S``.
 """
 
@@ -12,14 +14,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from producers.simulator import FleetConfig, Variation
 from producers.simulator import scenarios as sc
 from producers.simulator.config import DEFAULT_START
 from producers.simulator.scenarios import HangSource, SlowCause
 from tests.bench import fleet_lines as fl
-from tests.bench.fleet_jobs import JobRun, iso, simulated
+from tests.bench.fleet_jobs import JobRun, Json, iso, simulated
 from tests.bench.fleet_oracle import Need, Situation
 
 DURATION_S = 1800.0
@@ -184,13 +186,16 @@ def job_rng(job: JobRun) -> random.Random:
     return _RNGS.setdefault(job.job_id + job.events[0]["event_id"], random.Random(job.events[0]["event_id"]))
 
 
-def _xid_failure(job: JobRun, xid: int, pos: int, gpu: int, at: float, attempt: int) -> list[str]:
-    """Xid ``xid`` on the job's node ``pos``: the NVRM line delivered late, the CUDA error of the
-    rank, cascades on peers, torchrun's failure and ``failed``; the attempt's process dies."""
+def _xid_failure(job: JobRun, xid: int, pos: int, gpu: int, at: float, attempt: int,
+                 beyond_window: bool = False, until: float | None = None) -> list[str]:
+    """Xid ``xid`` on the job's node ``pos``: the NVRM line delivered late (``beyond_window``:
+    later than replay's 300 s reorder window, as after a node agent's spool is flushed), the CUDA
+    error of the rank, cascades on peers, torchrun's failure and ``failed``; the attempt dies
+    (no live-process event until ``until``, when the next attempt runs; None: never again)."""
     rng, node = job_rng(job), job.nodes[pos]
     rank = pos * job.gpus + gpu
-    job.cut(at)
-    late = rng.uniform(3, 90)
+    job.cut(at, until)
+    late = rng.uniform(310, 420) if beyond_window else rng.uniform(3, 90)
     text = fl.xid_line(xid, gpu, 4000 + rank, rng)
     job.log(at, None, node, "kernel", text, deliver_s=late)
     said = [f"{node} t={at:.0f}s (delivered {late:.0f}s late) {text[:100]}"]
@@ -200,6 +205,24 @@ def _xid_failure(job: JobRun, xid: int, pos: int, gpu: int, at: float, attempt: 
     job.log(at + 45, 0, job.nodes[0], "training", text, attempt)
     job.lifecycle(at + 50, attempt, "failed", detail=f"rank {rank} exited with code 1")
     return said
+
+
+def _xid_windows(job: JobRun, xid: int, at: float, until: float | None) -> Json:
+    """The checkpoint windows of a fatal Xid at ``at`` until the next attempt runs (``until``):
+    79 loses the GPU at once; the others kill the rank within seconds (a doubt) and the job is
+    reported failed 50 s later (``_xid_failure``)."""
+    end = iso(job.at(until)) if until is not None else "9999"
+    if xid == 79:
+        return {"no_checkpoint": [(iso(job.at(at)), end)], "checkpoint_doubt": []}
+    return {"no_checkpoint": [(iso(job.at(at + 50)), end)], "checkpoint_doubt": [(iso(job.at(at)), iso(job.at(at + 50)))]}
+
+
+def _merge(a: Json, b: Json) -> Json:
+    return {k: [*a.get(k, []), *b.get(k, [])] for k in ("no_checkpoint", "checkpoint_doubt")}
+
+
+def _span(job: JobRun, at: float, until: float | None = None) -> tuple[str, str]:
+    return iso(job.at(at)), iso(job.at(until)) if until is not None else "9999"
 
 
 def hw_fault(slot: Slot) -> tuple[JobRun, Situation]:
@@ -214,11 +237,13 @@ def hw_fault(slot: Slot) -> tuple[JobRun, Situation]:
     if xid == 154:
         text = fl.xid_line(154, gpu, None, rng)
         job.log(at, None, node, "kernel", text, deliver_s=rng.uniform(3, 60))
-        said, no_ckpt = [f"{node} t={at:.0f}s {text[:100]} (job keeps training)"], None
+        said, windows = [f"{node} t={at:.0f}s {text[:100]} (job keeps training)"], {}
     else:
-        said, no_ckpt = _xid_failure(job, xid, pos, gpu, at, 0), iso(job.at(at))
-    return job, Situation("hw_fault", job.job_id, f"xid {xid} on {node}", slot.nodes, culprits=frozenset({node}),
-                          needs=needs, no_checkpoint_after=no_ckpt, events=said)
+        beyond = rng.random() < 0.35
+        said = _xid_failure(job, xid, pos, gpu, at, 0, beyond)
+        windows = _xid_windows(job, xid, at, None)
+    return job, Situation("hw_fault", job.job_id, f"xid {xid} on {node}" + (" NVRM line >300s late" if xid != 154 and beyond else ""), slot.nodes, culprits=frozenset({node}),
+                          needs=needs, events=said, **windows)
 
 
 def _port_down(job: JobRun, node: str, port: int, at: float, down_for_s: float | None, errors: int) -> None:
@@ -251,7 +276,28 @@ def nic_local(slot: Slot) -> tuple[JobRun, Situation]:
     job.lifecycle(at + 60, 0, "failed", detail="NCCL error: remote process exited or there was a network error")
     return job, Situation("nic_local", job.job_id, f"port down on {node}", slot.nodes, culprits=frozenset({node}),
                           needs=[Need("replace_nodes", R_NIC, frozenset({node}), "cluster", 0)],
-                          no_checkpoint_after=iso(job.at(at + 60)), events=said)
+                          no_checkpoint=[_span(job, at + 60)], events=said)
+
+
+def nic_counters(slot: Slot) -> tuple[JobRun, Situation]:
+    """'link_downed rising on one node': one node's port DOWN in net_sample and its ranks' NCCL IB
+    errors, no kernel/system line at all; the job fails."""
+    rng = slot.rng
+    job = slot.run(_noise(slot))
+    pos, at = rng.randrange(slot.nodes), rng.uniform(500, 900)
+    node = job.nodes[pos]
+    job.cut(at)
+    _port_down(job, node, rng.randrange(4), at, None, rng.randint(0, 50))
+    for rank in range(pos * slot.gpus, pos * slot.gpus + min(2, slot.gpus)):
+        _, t = fl.pick("ib_completion", rng)
+        job.log(at + rng.uniform(0.5, 5), rank, node, "nccl", t, rng.choice((0, None)))
+    said = [f"{node} port DOWN, link_downed+1 from t={at:.0f}s (counters only)"]
+    said += _cascade(job, at, node, None, rng.randint(1, 4))
+    job.lifecycle(at + 60, 0, "failed", detail="NCCL error: remote process exited or there was a network error")
+    return job, Situation("nic_counters", job.job_id, f"port down on {node}, counters only", slot.nodes,
+                          culprits=frozenset({node}),
+                          needs=[Need("replace_nodes", R_NIC, frozenset({node}), "cluster", 0)],
+                          no_checkpoint=[_span(job, at + 60)], events=said)
 
 
 def fabric(slot: Slot) -> tuple[JobRun, Situation]:
@@ -270,14 +316,17 @@ def fabric(slot: Slot) -> tuple[JobRun, Situation]:
     job.lifecycle(at + 60, 0, "failed", detail="NCCL error: unhandled system error")
     return job, Situation("fabric", job.job_id, f"{len(hit)} nodes' port {port} flap", slot.nodes,
                           needs=[Need("restart_in_place", R_FABRIC, attempt=0), Need("notify", R_FABRIC, attempt=0)],
-                          no_checkpoint_after=iso(job.at(at + 60)), events=[f"ports flap on {sorted(hit)} t={at:.0f}s"])
+                          resubmit_attempts=frozenset({0}), cascade_is_evidence=True,
+                          no_checkpoint=[_span(job, at + 60)], events=[f"ports flap on {sorted(hit)} t={at:.0f}s"])
 
 
-def _user_failure(job: JobRun, pool: str, at: float, attempt: int, late_copy: bool) -> list[str]:
-    """The job's own error on one rank, torchrun's failure, ``failed``; the attempt dies."""
+def _user_failure(job: JobRun, pool: str, at: float, attempt: int, late_copy: bool,
+                  until: float | None = None) -> list[str]:
+    """The job's own error on one rank, torchrun's failure, ``failed``; the attempt dies (no
+    live-process event until ``until``, when the next attempt runs; None: never again)."""
     rng = job_rng(job)
     rank = rng.randrange(len(job.nodes) * job.gpus)
-    job.cut(at)
+    job.cut(at, until)
     src, text = fl.pick(pool, rng, rank % job.gpus)
     src = src if src in ("nccl", "training") else "training"
     job.log(at, rank, job.node_of(rank), src, text, rng.choice((attempt, None)))
@@ -305,12 +354,14 @@ def _user(slot: Slot, name: str) -> tuple[JobRun, Situation]:
     job = slot.run(_noise(slot))
     first = "cuda_oom" if name == "oom" else rng.choice(USER_POOLS)
     at = rng.uniform(400, 700)
-    said = _user_failure(job, first, at, 0, late_copy=rng.random() < 0.6)
+    said = _user_failure(job, first, at, 0, late_copy=rng.random() < 0.6, until=at + 90)
     _restart(job, at + 30, 1, 60)
-    sit = Situation(name, job.job_id, first, slot.nodes, no_checkpoint_after=iso(job.at(at)))
+    sit = Situation(name, job.job_id, first, slot.nodes, no_checkpoint=[_span(job, at, at + 90)])
     if name in ("user_repeat", "user_different"):
         second = first if name == "user_repeat" else rng.choice([p for p in USER_POOLS if p != first])
-        said += _user_failure(job, second, at + 90 + rng.uniform(200, 500), 1, late_copy=False)
+        at2 = at + 90 + rng.uniform(200, 500)
+        said += _user_failure(job, second, at2, 1, late_copy=False)
+        sit.no_checkpoint.append(_span(job, at2))
         sit.variant = f"{first} then {second}"
         if name == "user_repeat":
             sit.needs = [Need("stop_job", R_REPEAT, attempt=1), Need("notify", R_REPEAT)]
@@ -348,7 +399,7 @@ def two_hw(slot: Slot) -> tuple[JobRun, Situation]:
     a, b = job.nodes[pa], job.nodes[pb]
     spare = f"node-{slot.node_offset + slot.nodes + 1:04d}"
     at = rng.uniform(400, 600)
-    said = _xid_failure(job, xa, pa, rng.randrange(slot.gpus), at, 0)
+    said = _xid_failure(job, xa, pa, rng.randrange(slot.gpus), at, 0, until=at + 180)
     restart = at + 120
     step = job.last_step(at)
     job.rename_node(a, spare, restart)
@@ -362,11 +413,88 @@ def two_hw(slot: Slot) -> tuple[JobRun, Situation]:
     needs += [Need("drain_reboot_nodes", R_NODE_ERROR, frozenset({n}), None, k)
               for k, (x, n) in enumerate(((xa, a), (xb, b))) if x in ERROR_LEVEL_XIDS]
     return job, Situation("two_hw", job.job_id, f"xid {xa} on {a}, then xid {xb} on {b} (spare {spare})", slot.nodes + 1,
-                          culprits=frozenset({a, b}), needs=needs, no_checkpoint_after=iso(job.at(at)), events=said)
+                          culprits=frozenset({a, b}), needs=needs, events=said,
+                          **_merge(_xid_windows(job, xa, at, restart + 60), _xid_windows(job, xb, at2, None)))
+
+
+def _spare_restart(job: JobRun, slot: Slot, old: str, at: float, attempt: int) -> float:
+    """The scheduler restarts the job as ``attempt`` at ``at`` with ``old`` swapped for a spare
+    node; returns when the new attempt runs."""
+    spare = f"node-{slot.node_offset + slot.nodes + 1:04d}"
+    step = job.last_step(at)
+    job.rename_node(old, spare, at)
+    job.cut(at, at + 60)
+    job.lifecycle(at, attempt, "restarting", detail="resubmitted without " + old)
+    job.lifecycle(at + 5, attempt, "scheduled", placement=True)
+    job.lifecycle(at + 60, attempt, "running", step=step)
+    return at + 60
+
+
+def cascade_then_user(slot: Slot) -> tuple[JobRun, Situation]:
+    """Attempt 0: Xid 79 on one node, CUDA 'illegal memory access' on peers (cascade, 'CUDA
+    errors on peers'); attempt 1 (node swapped): the job's own illegal memory access once.
+    Not the same job-blamed root cause twice: no stop_job."""
+    rng = slot.rng
+    job = slot.run(_noise(slot))
+    pos = rng.randrange(slot.nodes)
+    node = job.nodes[pos]
+    at = rng.uniform(400, 600)
+    said = _xid_failure(job, 79, pos, rng.randrange(slot.gpus), at, 0, until=at + 180)
+    peers = [r for r in range(slot.nodes * slot.gpus) if job.node_of(r) != node]
+    for rank in rng.sample(peers, min(2, len(peers))):
+        _, text = fl.pick("illegal_memory", rng)
+        job.log(at + rng.uniform(1, 6), rank, job.node_of(rank), "training", text, rng.choice((0, None)))
+        said.append(f"attempt 0 peer rank {rank}: {text[:80]} (cascade of the Xid 79)")
+    resumed = _spare_restart(job, slot, node, at + 120, 1)
+    at2 = resumed + rng.uniform(200, 500)
+    said += _user_failure(job, "illegal_memory", at2, 1, late_copy=False)
+    return job, Situation("cascade_then_user", job.job_id, f"xid 79 on {node} + peer CUDA errors, then own bug",
+                          slot.nodes + 1, culprits=frozenset({node}),
+                          needs=[Need("replace_nodes", R_NODE_FAULT, frozenset({node}), "cluster", 0)],
+                          no_checkpoint=[_span(job, at, at + 180), _span(job, at2)], events=said)
+
+
+def user_nonconsecutive(slot: Slot) -> tuple[JobRun, Situation]:
+    """The job's own error in attempt 0, a hardware fault in attempt 1, the same own error in
+    attempt 2: not 'two consecutive attempts', no stop_job."""
+    rng = slot.rng
+    job = slot.run(_noise(slot))
+    pool = rng.choice(USER_POOLS)
+    at = rng.uniform(300, 400)
+    said = _user_failure(job, pool, at, 0, late_copy=False, until=at + 90)
+    _restart(job, at + 30, 1, 60)
+    pos = rng.randrange(slot.nodes)
+    node, xid = job.nodes[pos], rng.choice(FATAL_XIDS)
+    at1 = at + 90 + rng.uniform(150, 300)
+    said += _xid_failure(job, xid, pos, rng.randrange(slot.gpus), at1, 1, until=at1 + 180)
+    resumed = _spare_restart(job, slot, node, at1 + 120, 2)
+    at2 = resumed + rng.uniform(150, 300)
+    said += _user_failure(job, pool, at2, 2, late_copy=False)
+    needs = [Need("replace_nodes", R_NODE_FAULT, frozenset({node}), "cluster", 1)]
+    if xid in ERROR_LEVEL_XIDS:
+        needs.append(Need("drain_reboot_nodes", R_NODE_ERROR, frozenset({node}), None, 1))
+    return job, Situation("user_nonconsecutive", job.job_id, f"{pool}; xid {xid} on {node}; {pool}", slot.nodes + 1,
+                          culprits=frozenset({node}), needs=needs, events=said,
+                          **_merge({"no_checkpoint": [_span(job, at, at + 90), _span(job, at2)], "checkpoint_doubt": []},
+                                   _xid_windows(job, xid, at1, at1 + 180)))
+
+
+def preempted(slot: Slot) -> tuple[JobRun, Situation]:
+    """A healthy job preempted by the scheduler (failed, no fault line) and restarted: nothing to do."""
+    rng = slot.rng
+    job = slot.run(_noise(slot))
+    at = rng.uniform(400, 900)
+    job.cut(at, at + 150)
+    job.lifecycle(at, 0, "failed", detail="preempted by a higher-priority job (SIGTERM)")
+    _restart(job, at + 60, 1, 90)
+    return job, Situation("preempted", job.job_id, f"preempted t={at:.0f}s, healthy attempt 1", slot.nodes,
+                          healthy=True, events=[f"failed (preempted) t={at:.0f}s, restarting t={at + 60:.0f}s"])
 
 
 def failed_restart(slot: Slot) -> tuple[JobRun, Situation]:
-    """A hang with no source (everyone frozen) -> restart_in_place; the restarted attempt never progresses."""
+    """A cause whose row is restart_in_place; the restarted attempt never progresses."""
+    if slot.nodes >= 4 and slot.rng.random() < 0.5:
+        return _fabric_failed_restart(slot)
     rng = slot.rng
     at = rng.uniform(400, 700)
     job = slot.run(_noise(slot) + [sc.Hang(job=0, at_s=at, source="uniform")])
@@ -378,8 +506,22 @@ def failed_restart(slot: Slot) -> tuple[JobRun, Situation]:
     return job, Situation("failed_restart", job.job_id, f"uniform hang t={at:.0f}s, restart t={restart:.0f}s stays hung",
                           slot.nodes, needs=[Need("restart_in_place", rule, attempt=0),
                                              Need("resubmit_job", R_RESTART_FAILED, attempt=1)],
-                          resubmit_attempts=frozenset({1}), no_checkpoint_after=iso(job.at(at)),
+                          resubmit_attempts=frozenset({1}), no_checkpoint=[_span(job, at)],
                           events=[f"uniform hang from t={at:.0f}s", f"restarting attempt 1 t={restart:.0f}s, no step after"])
+
+
+def _fabric_failed_restart(slot: Slot) -> tuple[JobRun, Situation]:
+    """A fabric flap -> restart_in_place; attempt 1 starts ('running') but never makes a step."""
+    job, sit = fabric(slot)
+    failed = next(e for e in job.events if e["schema"] == "job_event/v1" and e["kind"] == "failed")
+    at = (datetime.fromisoformat(failed["event_time"].replace("Z", "+00:00")) - job.start).total_seconds()
+    restart = at + 180
+    job.lifecycle(restart, 1, "restarting", detail="restart in place")
+    job.lifecycle(restart + 40, 1, "running", step=job.last_step(at))
+    sit.name, sit.variant = "failed_restart", "fabric flap, then " + sit.variant + f"; attempt 1 at t={restart:.0f}s never steps"
+    sit.needs.append(Need("resubmit_job", R_RESTART_FAILED, attempt=1))
+    sit.resubmit_attempts = frozenset({1})
+    return job, sit
 
 
 def hang_single(slot: Slot) -> tuple[JobRun, Situation]:
@@ -395,7 +537,7 @@ def hang_single(slot: Slot) -> tuple[JobRun, Situation]:
                           f"source {sorted(culprits)} ranks {list(truth.ranks)} dead_node={dead} watchdog={duration}",
                           slot.nodes, culprits=culprits,
                           needs=[Need("replace_nodes", R_IMPLICIT, culprits, "task", 0)],
-                          no_checkpoint_after=iso(job.at(at)), events=[f"hang from t={at:.0f}s"])
+                          no_checkpoint=[_span(job, at)], events=[f"hang from t={at:.0f}s"])
 
 
 def hang_spread(slot: Slot) -> tuple[JobRun, Situation]:
@@ -407,7 +549,8 @@ def hang_spread(slot: Slot) -> tuple[JobRun, Situation]:
     rule = R_ONE_NODE if slot.nodes == 1 else R_NOT_SINGLE
     truth = next(t for t in job.truth if t.kind == "hang")
     return job, Situation("hang_spread", job.job_id, f"{source} sources {list(truth.node_ids)}", slot.nodes,
-                          needs=[Need("restart_in_place", rule, attempt=0)], no_checkpoint_after=iso(job.at(at)),
+                          needs=[Need("restart_in_place", rule, attempt=0)], no_checkpoint=[_span(job, at)],
+                          resubmit_attempts=frozenset({0}),
                           events=[f"{source} hang from t={at:.0f}s"])
 
 
@@ -429,6 +572,12 @@ SITUATIONS: dict[str, tuple[Builder, int]] = {
     "nic_local": (nic_local, 2), "fabric": (fabric, 4), "user_once": (user_once, 1), "user_repeat": (user_repeat, 1),
     "user_different": (user_different, 1), "oom": (oom, 1), "two_hw": (two_hw, 3),
     "failed_restart": (failed_restart, 1), "hang_single": (hang_single, 2), "hang_spread": (hang_spread, 1),
-    "slow_node": (slow, 4),
+    "slow_node": (slow, 4), "cascade_then_user": (cascade_then_user, 2),
+    "user_nonconsecutive": (user_nonconsecutive, 1), "preempted": (preempted, 1),
 }
+"""Situation name -> (builder, the fewest nodes it needs): one job each in every fleet."""
+
+SUPPLEMENT: dict[str, tuple[Builder, int]] = {"nic_counters": (nic_counters, 2), "fabric": (fabric, 4)}
+"""Situations of the supplementary run (``--only``), added after the main run: port counters as
+the only evidence of a port fault, and the fabric fault it must be told from."""
 """Situation name -> (builder, the fewest nodes it needs)."""

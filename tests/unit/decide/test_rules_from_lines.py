@@ -7,7 +7,7 @@ guards decide (docs/decisions.md has one example per rule; these are those examp
 
 from __future__ import annotations
 
-from decide_events import at, gpu_samples, hang, job, running_job, steps
+from decide_events import at, gpu_samples, hang, job, port_samples, running_job, steps
 from decide_lines import decide_lines, kline, run_lines, tline
 
 from schemas import Decision, Event
@@ -108,6 +108,22 @@ def test_ports_down_on_several_nodes_restart_in_place_and_notify() -> None:
     events = [*running_job(NODES, until=100), *[kline(200 + i, n, PORT_DOWN) for i, n in enumerate(NODES[:3])]]
     out = decide_lines(events, until=400)
     assert acts(out) == [("restart_in_place", (), "fabric_network"), ("notify", (), "fabric_network")]
+
+
+def test_a_port_seen_down_only_in_the_net_samples_replaces_that_node() -> None:
+    # no kernel line: the port's state and link_downed counter, then the ranks' NCCL IB errors
+    events = [*running_job(NODES, until=100), *port_samples("n2", 195), *port_samples("n1", None),
+              *[tline(203 + i, n, i, NCCL_IB, source="nccl") for i, n in enumerate(NODES)]]
+    out = decide_lines(sorted(events, key=lambda e: e.event_time), until=400)
+    assert acts(out) == [("replace_nodes", ("n2",), "node_local_network")]
+
+
+def test_one_port_down_line_while_other_nodes_ports_drop_too_is_the_fabric() -> None:
+    events = [*running_job(NODES, until=100), *(e for n in NODES[:3] for e in port_samples(n, 195)),
+              kline(200, "n2", PORT_DOWN), *[tline(203 + i, n, i, NCCL_IB, source="nccl") for i, n in enumerate(NODES)]]
+    out = decide_lines(sorted(events, key=lambda e: e.event_time), until=400)
+    assert [a for a, _, _ in acts(out)] == ["restart_in_place", "notify"]
+    assert "replace_nodes" not in [a for a, _, _ in acts(out)]
 
 
 def test_nccl_errors_alone_restart_in_place_after_the_settle_time() -> None:

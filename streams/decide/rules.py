@@ -105,6 +105,8 @@ def plans_for_incident(state: JobState, incident: Incident, root: FaultInfo, gro
     return []  # generic cascade alone: the launcher handles its own crash
 
 
+PORT_CATEGORY = "ib_link"
+"""The category a decision taken on port evidence names: the link, not the NCCL symptoms."""
 PORT_WINDOW = timedelta(seconds=120)
 """How far before a network incident's first fault a port that went down counts as its cause
 (NCCL gives up on an InfiniBand peer after its retries, seconds to a minute after the link)."""
@@ -128,11 +130,11 @@ def _network_symptoms(state: JobState, incident: Incident, root: FaultInfo) -> l
         if state.acted_nodes.get(down[0]) == incident.attempt:
             return []
         state.acted_nodes[down[0]] = incident.attempt
-        summary = f"{root.category} while {down[0]} alone had a port go down: the node's own NIC or port, replace it"
-        return [Plan("replace_nodes", RULE_NODE_NETWORK, _reason(root.category, causes, summary), (down[0],), "cluster")]
+        summary = f"port down on {down[0]} alone, {root.category} its cascade: the node's own NIC or port, replace it"
+        return [Plan("replace_nodes", RULE_NODE_NETWORK, _reason(PORT_CATEGORY, causes, summary), (down[0],), "cluster")]
     if len(down) > 1:
-        summary = f"{root.category} while ports went down on {', '.join(down)}: the fabric; restart, tell a human"
-        reason = _reason(root.category, causes, summary)
+        summary = f"ports down on {', '.join(down)}, {root.category} their cascade: the fabric; restart, tell a human"
+        reason = _reason(PORT_CATEGORY, causes, summary)
         return [*_restart(reason, RULE_FABRIC), Plan("notify", RULE_FABRIC, reason)]
     summary = (f"{root.category} on {len(incident.nodes) or 'unknown'} node(s) and no node, link or "
                f"job error to explain it: not single-point")

@@ -274,6 +274,7 @@ def test_a_port_down_on_one_node_names_it_without_a_log_line() -> None:
     out = decide_all(sorted(events, key=lambda e: e.event_time), until=at(300))
     assert actions(out) == [("replace_nodes", ("n2",), "cluster")]
     assert out[0].policy_rule == "node_local_network"
+    assert out[0].reason.category == "ib_link"  # the link decided; the NCCL errors are its cascade
 
 
 def test_a_port_that_was_never_up_is_no_evidence() -> None:

@@ -251,7 +251,7 @@ BENIGN: list[tuple[str, str]] = [
     # RDMA CM events that are not failures
     ("training", "rdma_cm: event RDMA_CM_EVENT_ESTABLISHED on id 0x7f3a"),
     # IB counters at zero, link back up
-    ("system", "SymbolErrorCounter:..............0"),
+    ("system", "PortRcvErrors:...................0"),
     # Python exception names that only contain "MemoryError"; a task that ended well
     ("training", "    except MemoryOverflowGuard: pass  # no MemoryErrorHandler here"),
     ("system", "srun: a100-n041: task 6: Completed"),

@@ -143,7 +143,7 @@ BENIGN: list[tuple[str, str]] = [
     # Slurm time limit, NCCL INFO, zero counters
     ("system", "slurmstepd: error: *** STEP 5512.0 ON gpu-n3 CANCELLED AT 2025-05-06T07:08:09 DUE TO TIME LIMIT ***"),
     ("nccl", "gpu-n3:881:990 [1] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.9.0.3<0>"),
-    ("system", "        LinkDownedCounter:...............0"),
+    ("system", "        PortXmitDiscards:................0"),
 ]
 
 

@@ -125,6 +125,8 @@ class InputAligner(Generic[Item]):
     _processing_us: int | None = None
     _own_frontier: tuple[float, int] | None = None
     """(when, value) of the last look at this stage's own part of its frontier; None: stale."""
+    _blocked: tuple[float, float] | None = None
+    """(when, until) of the last ``pop`` that found the head held back; None: changed since."""
     _partitions: dict[TopicPartition, _Partition[Item]] = field(default_factory=dict)
     _arrivals: int = 0
     _started: bool = False
@@ -135,7 +137,7 @@ class InputAligner(Generic[Item]):
             self.held -= len(self._partitions.pop(gone).queue)
         for new in partitions - set(self._partitions):
             self._partitions[new] = _Partition(new[0], dry_since_s=self._first_wait(new[0], now_s))
-        self._own_frontier = None
+        self._own_frontier = self._blocked = None
 
     def clear(self) -> None:
         """Forget every buffered record (they will be read again from the committed offsets)."""
@@ -144,13 +146,19 @@ class InputAligner(Generic[Item]):
             partition.next_offset = partition.awaited_since_s = None
             partition.known_at_s = float("-inf")
         self.held = 0
-        self._own_frontier = None
+        self._own_frontier = self._blocked = None
 
-    def add(self, where: TopicPartition, time_us: int, item: Item, now_s: float, offset: int | None = None) -> None:
-        """Buffer ``item`` read from partition ``where`` at ``offset`` (registered now if it was not)."""
+    def add(self, where: TopicPartition, time_us: int, item: Item, now_s: float, offset: int | None = None) -> bool:
+        """Buffer ``item`` read from partition ``where`` at ``offset`` (registered now if it was not).
+
+        Returns whether what ``pop`` returns may have changed: the partition had nothing buffered
+        (it was dry, and may have been what held the head back, or the record may be the new
+        head) or the aligner is now full. A record queued behind others of its partition changes
+        neither the head nor the dry partitions, so a waiting processor need not look again."""
         if not self._started:
             self.start(now_s)
         partition = self._partition(where)
+        was_dry = not partition.queue
         self._arrivals += 1
         partition.queue.append((time_us, self._arrivals, item))
         partition.reached_us = max(partition.reached_us, time_us)
@@ -159,18 +167,19 @@ class InputAligner(Generic[Item]):
         if offset is not None:
             partition.next_offset = offset + 1
         self.held += 1
-        self._own_frontier = None
+        self._own_frontier = self._blocked = None
+        return was_dry or self.held >= self.max_held
 
     def skip(self, where: TopicPartition, offset: int) -> None:
         """Record ``offset`` of ``where`` read and not buffered (a dead letter)."""
         partition = self._partition(where)
         partition.next_offset, partition.known_at_s = offset + 1, float("-inf")
-        self._own_frontier = None
+        self._own_frontier = self._blocked = None
 
     def done(self) -> None:
         """The record ``pop`` returned last is processed (its outputs are sent)."""
         self._processing_us = None
-        self._own_frontier = None
+        self._own_frontier = self._blocked = None
 
     def frontier_us(self, now_s: float, seen: frozenset[int] = frozenset()) -> int:
         """The earliest event time this stage is known to have yet to process: a held or
@@ -198,6 +207,20 @@ class InputAligner(Generic[Item]):
                 earliest = min(earliest, partition.reached_us)
         return earliest
 
+    def crowded(self, where: TopicPartition) -> bool:
+        """Whether partition ``where`` holds its share of ``max_held`` (half of it, split evenly
+        between the assigned partitions) or more: reading it further only fills the aligner."""
+        partition = self._partitions.get(where)
+        return partition is not None and len(partition.queue) >= self._share()
+
+    def thinned(self, where: TopicPartition) -> bool:
+        """Whether partition ``where`` holds half its share or less (a crowded one is read again)."""
+        partition = self._partitions.get(where)
+        return partition is None or len(partition.queue) <= self._share() // 2
+
+    def _share(self) -> int:
+        return max(2, self.max_held // (2 * max(1, len(self._partitions))))
+
     def _partition(self, where: TopicPartition) -> _Partition[Item]:
         if where not in self._partitions:
             self._partitions[where] = _Partition(where[0])
@@ -212,7 +235,7 @@ class InputAligner(Generic[Item]):
 
     def start(self, now_s: float) -> None:
         """The agent's first record is read now: the wait for partitions yet to deliver starts."""
-        self._started = True
+        self._started, self._blocked = True, None
         for partition in self._partitions.values():
             if not partition.queue and partition.reached_us == NEVER:
                 partition.dry_since_s = self._first_wait(partition.topic, now_s)
@@ -221,11 +244,15 @@ class InputAligner(Generic[Item]):
         """The earliest buffered record, unless a dry partition may still deliver an earlier
         one (and fewer than ``max_held`` records wait); None otherwise."""
         head = self._head()
-        if head is None or (self._blocked_until(head, now_s) > now_s and self.held < self.max_held):
+        if head is None:
+            return None
+        until = self._blocked_until(head, now_s)
+        if until > now_s and self.held < self.max_held:
+            self._blocked = (now_s, until)
             return None
         queue = head.queue
         time_us, _, item = queue.popleft()
-        self._processing_us, self._own_frontier = time_us, None
+        self._processing_us, self._own_frontier, self._blocked = time_us, None, None
         if not queue:
             head.dry_since_s = now_s
         self.held -= 1
@@ -233,6 +260,8 @@ class InputAligner(Generic[Item]):
 
     def next_due_s(self, now_s: float) -> float | None:
         """The wall time at which the earliest record stops waiting (None: nothing waits)."""
+        if self._blocked is not None and self._blocked[0] == now_s:
+            return self._blocked[1]  # what ``pop`` found just now, nothing changed since
         head = self._head()
         if head is None:
             return None
@@ -278,3 +307,43 @@ class InputAligner(Generic[Item]):
         if not self._started:
             return NOT_STARTED
         return now_s + self.first_read_s - self.idle_s
+
+
+@dataclass
+class FetchGate:
+    """Which input partitions the worker stops fetching for a while: per-partition flow control.
+
+    Draining a backlog, most partitions are read far ahead of a dry one the head waits for (a
+    re-keyed topic this worker writes, read a fetch round after it is written). Their records
+    pile up in the aligner; once it is full the reading loop stops, the agent's Faust buffer
+    fills, and Faust's fetch loop, shared by every agent, blocks on it: the dry partition is
+    starved, and the aligner releases records whatever may be missing (order lost). So a
+    partition ``crowded`` in every aligner that reads it is paused (its records stay on the
+    broker) and resumed once ``thinned`` in one of them, well before it runs dry; what is
+    read next is then the starved input. Only fetching changes, never the order the aligners
+    release records in. A partition that another agent reads and processes promptly is never
+    paused (that agent would be starved instead)."""
+
+    readers: dict[str, list[InputAligner[Any]]] = field(default_factory=dict)
+    """Per physical input topic, the aligners of the agents that read it."""
+    paused: set[TopicPartition] = field(default_factory=set)
+
+    def read(self, where: TopicPartition) -> bool:
+        """A record of ``where`` was just added to its aligners: whether to pause the partition now."""
+        readers = self.readers.get(where[0])
+        if not readers or where in self.paused or not all(reader.crowded(where) for reader in readers):
+            return False
+        self.paused.add(where)
+        return True
+
+    def released(self, where: TopicPartition, aligner: InputAligner[Any]) -> bool:
+        """``aligner`` released a record of ``where``: whether to resume the partition now."""
+        if where not in self.paused or not aligner.thinned(where):
+            return False
+        self.paused.discard(where)
+        return True
+
+    def clear(self) -> set[TopicPartition]:
+        """Forget every pause (a rebalance): returns the partitions to resume."""
+        paused, self.paused = self.paused, set()
+        return paused

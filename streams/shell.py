@@ -24,7 +24,7 @@ from faust.types import TP, EventT, StreamT
 from schemas import DeadLetter, Event, dead_letter, decode, encode, topic_for
 from schemas.registry import BY_NAME, TOPICS
 from schemas.settings import KafkaSettings
-from streams.align import InputAligner
+from streams.align import FetchGate, InputAligner
 from streams.core.reorder import time_us
 
 log = logging.getLogger("faultline.streams")
@@ -82,6 +82,8 @@ class Shell:
     agent subscribed to it), so a bad message read by several agents is reported once."""
     _written: dict[tuple[str, int], int] = field(default_factory=dict)
     """(physical topic, partition) -> the offset after the last message this process wrote there."""
+    gate: FetchGate = field(default_factory=FetchGate)
+    """Which input partitions are not fetched for now (``streams.align.FetchGate``)."""
 
     def __post_init__(self) -> None:
         for spec in TOPICS:
@@ -146,6 +148,23 @@ class Shell:
         where = (meta.topic, meta.partition)
         self._written[where] = max(self._written.get(where, 0), meta.offset + 1)
 
+    def resume_all(self) -> None:
+        """Fetch every partition again (a rebalance clears the aligners the pauses were for)."""
+        for where in self.gate.clear():
+            self._resume(where)
+
+    def _pause(self, where: tuple[str, int]) -> None:
+        """Stop fetching partition ``where`` for now, through Faust's own buffer flow control:
+        what was fetched is still delivered. (``Consumer.pause_partitions`` drops the rest of
+        the batch being delivered for the partition, and its offsets count as read: lost.)"""
+        self.app.consumer.on_buffer_full(TP(*where))
+
+    def _resume(self, where: tuple[str, int]) -> None:
+        """Fetch partition ``where`` again (undoes ``_pause``). Faust's own buffer flow control
+        shares the mechanism, so either may resume what the other paused: a pause only saves
+        fetching, it is never needed for the order or for the effectively-once rules."""
+        self.app.consumer.on_buffer_drop(TP(*where))
+
     def logical(self, physical_topic: str) -> str:
         """The registry name of a physical topic of this namespace."""
         return self._logical[physical_topic]
@@ -185,12 +204,13 @@ class Shell:
                     message.ack()
                     aligner.skip(where, message.offset)
                     continue
-                aligner.add(where, time_us(event.event_time), (event, message), time.monotonic(), message.offset)
-                flow.added.set()
+                if aligner.add(where, time_us(event.event_time), (event, message), time.monotonic(), message.offset):
+                    flow.added.set()  # else the processor's answer is unchanged: it need not wake up
+                if self.gate.read(where):
+                    self._pause(where)
                 while aligner.held >= aligner.max_held and not worker.done():
                     flow.freed.clear()  # a rebalance may clear the aligner: look again now and then
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(flow.freed.wait(), FULL_RECHECK_S)
+                    await _wait(flow.freed, FULL_RECHECK_S)
                 if worker.done():
                     worker.result()  # the processing task died: raise its error in the agent
         finally:
@@ -206,12 +226,13 @@ class Shell:
             if item is None:
                 due_s = aligner.next_due_s(now_s)
                 flow.added.clear()
-                with contextlib.suppress(TimeoutError):
-                    wait_s = None if due_s is None else min(max(due_s - now_s, 0.005), BLOCKED_RECHECK_S)
-                    await asyncio.wait_for(flow.added.wait(), wait_s)
+                await _wait(flow.added, None if due_s is None else min(max(due_s - now_s, 0.005), BLOCKED_RECHECK_S))
                 continue
+            event, message = item
+            if self.gate.released((message.topic, message.partition), aligner):
+                self._resume((message.topic, message.partition))
             try:
-                await self._process(stage, *item, handle)
+                await self._process(stage, event, message, handle)
             finally:
                 aligner.done()
             flow.freed.set()
@@ -240,6 +261,15 @@ class _Flow:
 
     added: asyncio.Event = field(default_factory=asyncio.Event)
     freed: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+async def _wait(event: asyncio.Event, timeout_s: float | None) -> None:
+    """Wait until ``event`` is set, at most ``timeout_s`` (None: no limit). Unlike
+    ``asyncio.wait_for``, creates no task per call: a processor waits once per record it
+    finds held back."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(timeout_s):
+            await event.wait()
 
 
 def _message(record: EventT[Any]) -> Message:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from streams.align import ALWAYS, InputAligner
+from streams.align import ALWAYS, FetchGate, InputAligner
 
 
 def _drain(aligner: InputAligner[str], now_s: float) -> list[str]:
@@ -193,3 +193,87 @@ def test_a_hop_written_by_a_stage_behind_holds_its_reader_until_the_stage_passes
     route.done()
     assert _drain(jobs, 60.0) == ["log@25", "log@35"]  # route is through, the feed long idle
     assert route.frontier_us(60.0) == ALWAYS
+
+
+def test_add_says_whether_a_waiting_processor_must_look_again() -> None:
+    """Only a record for a partition with nothing buffered (it was dry: maybe what held the
+    head back, maybe the new head) or one that fills the aligner can change what ``pop``
+    returns; a record queued behind others of its partition changes neither."""
+    aligner: InputAligner[str] = InputAligner(slack_s=0.0, idle_s=1.0, max_held=5)
+    aligner.assign({("stack", 0), ("feed", 0)}, now_s=0.0)
+    assert aligner.add(("stack", 0), 10, "s10", now_s=0.0)  # was dry
+    assert aligner.pop(0.1) is None  # feed may still deliver earlier records
+    due = aligner.next_due_s(0.1)
+    assert not aligner.add(("stack", 0), 20, "s20", now_s=0.1)  # behind s10: nothing changes
+    assert aligner.pop(0.1) is None and aligner.next_due_s(0.1) == due
+    assert aligner.add(("feed", 0), 15, "f15", now_s=0.2)  # the dry partition delivers
+    assert aligner.add(("stack", 0), 30, "s30", now_s=0.2) is False
+    assert aligner.add(("stack", 0), 40, "s40", now_s=0.2)  # the aligner is full
+    assert _drain(aligner, 0.3) == ["s10", "f15"]  # then s20 waits for feed, dry at 15
+
+
+def test_next_due_after_a_held_back_pop_is_what_a_fresh_look_finds() -> None:
+    """``next_due_s`` reuses what ``pop`` just found at the same instant; any change forgets it."""
+    rng = random.Random(5)
+    for _ in range(200):
+        looked: InputAligner[int] = InputAligner(slack_s=1.0, idle_s=2.0, max_held=50)
+        fresh: InputAligner[int] = InputAligner(slack_s=1.0, idle_s=2.0, max_held=50)
+        parts = {("a", 0), ("b", 0), ("c", 1)}
+        looked.assign(parts, now_s=0.0)
+        fresh.assign(parts, now_s=0.0)
+        now_s = 0.0
+        for step in range(40):
+            now_s += rng.choice((0.0, 0.5, 1.5))
+            if rng.random() < 0.6:
+                where, t = rng.choice(sorted(parts)), rng.randrange(0, 40_000_000)
+                looked.add(where, t, step, now_s)
+                fresh.add(where, t, step, now_s)
+            popped = looked.pop(now_s)
+            assert popped == fresh.pop(now_s)
+            if popped is None:
+                fresh.done()  # forgets what pop found (nothing is in flight): a fresh look
+                assert looked.next_due_s(now_s) == fresh.next_due_s(now_s)
+            else:
+                looked.done()
+                fresh.done()
+
+
+def test_a_partition_is_paused_once_crowded_in_every_aligner_that_reads_it() -> None:
+    """Per-partition flow control: a partition holding its share of the aligner (half of
+    ``max_held`` split between the assigned partitions) is not fetched until it holds half of
+    that; one read by another agent that keeps it short is never paused (it would starve)."""
+    jobs: InputAligner[str] = InputAligner(slack_s=0.0, idle_s=60.0, max_held=16)
+    classify: InputAligner[str] = InputAligner(slack_s=0.0, idle_s=60.0, max_held=16)
+    jobs.assign({("stack", 0), ("log", 0)}, now_s=0.0)  # share: 16 / (2 * 2) = 4 records
+    classify.assign({("log", 0)}, now_s=0.0)
+    gate = FetchGate(readers={"stack": [jobs], "log": [jobs, classify]})
+    paused = []
+    for t in range(4):
+        jobs.add(("stack", 0), t, f"s{t}", now_s=0.0)
+        paused.append(gate.read(("stack", 0)))
+    assert paused == [False, False, False, True] and gate.paused == {("stack", 0)}
+    assert not gate.read(("stack", 0))  # already paused
+    for t in range(4):
+        jobs.add(("log", 0), t, f"l{t}", now_s=0.0)
+        classify.add(("log", 0), t, f"l{t}", now_s=0.0)
+        classify.pop(0.0)
+        assert not gate.read(("log", 0))  # classify keeps it short
+    assert not gate.read(("feed", 0))  # a partition no aligner reads
+    released = []
+    while jobs.held:
+        item = jobs.pop(0.0)
+        assert item is not None
+        if item.startswith("s"):
+            released.append(gate.released(("stack", 0), jobs))
+    assert released == [False, True, False, False]  # resumed at half the share (2 held)
+    assert gate.paused == set()
+
+
+def test_a_rebalance_resumes_every_paused_partition() -> None:
+    aligner: InputAligner[str] = InputAligner(max_held=4)
+    aligner.assign({("a", 0)}, now_s=0.0)
+    gate = FetchGate(readers={"a": [aligner]})
+    for t in range(2):
+        aligner.add(("a", 0), t, str(t), now_s=0.0)
+    assert gate.read(("a", 0))
+    assert gate.clear() == {("a", 0)} and gate.paused == set()

@@ -100,3 +100,24 @@ def test_gpu_samples_reach_their_job_whatever_topic_was_read_first() -> None:
     jobs = runner.states[("jobs", "j1")]
     held = [h[4].event_id for h in jobs.buffer.held]
     assert "g1" in held
+
+
+def test_the_worker_logs_at_its_level_without_faust_s_spinner(tmp_path: Path) -> None:
+    """Faust's spinner sets the root logger to DEBUG: every debug call of aiokafka and Faust
+    built a record. Without it, the root logger stays at the worker's level."""
+    import logging
+
+    from streams.app import build_app, faust_worker
+
+    settings = WorkerSettings(kafka=KafkaSettings(bootstrap_servers="127.0.0.1:1", namespace="ns."),
+                              data_dir=tmp_path, app_id="ns.app")
+    worker = faust_worker(build_app(settings), settings)
+    assert worker.spinner is None
+    root = logging.getLogger()
+    level, handlers = root.level, list(root.handlers)
+    try:
+        worker.on_setup_root_logger(root, logging.WARNING)
+        assert not root.isEnabledFor(logging.DEBUG)
+    finally:
+        root.setLevel(level)
+        root.handlers[:] = handlers

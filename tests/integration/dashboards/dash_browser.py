@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -101,20 +103,55 @@ def _errors(events: list[dict[str, Any]]) -> list[str]:
 def load_page(path: Path, *, width: int = 1400, height: int = 2400, settle_js: str = "true",
               timeout_s: float = 120) -> PageLoad:
     """Open ``path`` in headless Chromium; wait for load and ``settle_js`` to be true; screenshot it."""
-    with tempfile.TemporaryDirectory(prefix="chromium-") as tmp:
-        profile = Path(tmp)
+    profile = Path(tempfile.mkdtemp(prefix="chromium-"))
+    try:
         proc = subprocess.Popen([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--remote-debugging-port=0",
                                  f"--window-size={width},{height}", "about:blank"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         try:
             return _drive(_page_ws(_port(profile, proc, timeout_s)), path, width, height, settle_js, timeout_s)
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            _stop(proc)
+    finally:
+        _remove(profile)
+
+
+def _stop(proc: subprocess.Popen[bytes], timeout_s: float = 30.0) -> None:
+    """Stop Chromium and every helper it started (its own session): a renderer or crash
+    handler that outlives the browser still writes into the profile while it is removed
+    ("Directory not empty"; :func:`_remove` retries until it is quiet)."""
+    _signal_group(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    _signal_group(proc.pid, signal.SIGKILL)  # helpers that outlived the browser
+
+
+def _remove(profile: Path, timeout_s: float = 30.0) -> None:
+    """Remove the profile once nothing writes into it any more (a helper killed a moment ago
+    may still be flushing): retried until it succeeds or ``timeout_s`` has passed."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            shutil.rmtree(profile)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def _signal_group(pgid: int, sig: int) -> bool:
+    """Send ``sig`` to process group ``pgid``; whether any process of it was still there."""
+    try:
+        os.killpg(pgid, sig)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 def _drive(ws_url: str, path: Path, width: int, height: int, settle_js: str, timeout_s: float) -> PageLoad:

@@ -74,6 +74,11 @@ def _restart(reason: Reason, rule: str) -> list[Plan]:
     return [Plan("restart_in_place", rule, reason)]
 
 
+def _fabric(reason: Reason) -> list[Plan]:
+    """The fabric row: restart in place (no node to blame) and tell a human."""
+    return [*_restart(reason, RULE_FABRIC), Plan("notify", RULE_FABRIC, reason)]
+
+
 # -- incidents -------------------------------------------------------------------------------
 
 
@@ -135,7 +140,7 @@ def _network_symptoms(state: JobState, incident: Incident, root: FaultInfo) -> l
     if len(down) > 1:
         summary = f"ports down on {', '.join(down)}, {root.category} their cascade: the fabric; restart, tell a human"
         reason = _reason(PORT_CATEGORY, causes, summary)
-        return [*_restart(reason, RULE_FABRIC), Plan("notify", RULE_FABRIC, reason)]
+        return _fabric(reason)
     summary = (f"{root.category} on {len(incident.nodes) or 'unknown'} node(s) and no node, link or "
                f"job error to explain it: not single-point")
     return _restart(_reason(root.category, causes, summary), RULE_NETWORK)
@@ -153,7 +158,7 @@ def _primary(state: JobState, incident: Incident, root: FaultInfo, grown: bool) 
     if _network_only(state, incident, root):
         summary = f"network fault {root.category} on several nodes or the fabric ({where}): restart, tell a human"
         reason = _reason(root.category, causes, summary)
-        return [*_restart(reason, RULE_FABRIC), Plan("notify", RULE_FABRIC, reason)]
+        return _fabric(reason)
     if not nodes:
         summary = f"node-blamed {root.category} without a node: not single-point"
         return _restart(_reason(root.category, causes, summary), RULE_NODE_UNLOCALISED)
@@ -176,7 +181,7 @@ def _single_node(state: JobState, incident: Incident, root: FaultInfo, node: str
         summary = (f"{root.category} on {node} and ports down on {', '.join(others)} at the same time: "
                    f"the fabric, not one node's NIC; restart, tell a human")
         reason = _reason(root.category, causes, summary)
-        return [*_restart(reason, RULE_FABRIC), Plan("notify", RULE_FABRIC, reason)]
+        return _fabric(reason)
     state.acted_nodes[node] = incident.attempt
     if root.link:
         summary = f"{root.category} on {node} alone: the node's own NIC or port, replace it"

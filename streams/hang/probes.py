@@ -158,7 +158,7 @@ def metrics_idle(state: JobState, now_us: int, s: HangSettings, relaxed: bool = 
     RDMA counters rely on GPUs); without fresh GPU samples whose state can be read, RDMA
     decides alone (:func:`rdma_idle`)."""
     fresh_after, run = now_us - seconds(s.stale_s), state.run
-    gpus = {r: p for r, p in run.gpu.items() if r not in excluded and p and p[-1][0] >= fresh_after}
+    gpus = _fresh_gpus(state, now_us, s, excluded)
     known = _readable(state, gpus, s)
     if not known:
         return rdma_idle(state, now_us, s, excluded)
@@ -181,11 +181,15 @@ def _readable(state: JobState, gpus: dict[int, deque[GpuPoint]], s: HangSettings
     return {r: k for r, k in kinds.items() if k != "unknown"}
 
 
+def _fresh_gpus(state: JobState, now_us: int, s: HangSettings, excluded: frozenset[int]) -> dict[int, deque[GpuPoint]]:
+    """Rank -> its GPU samples, for the ranks not ``excluded`` sampled within ``stale_s``."""
+    fresh_after = now_us - seconds(s.stale_s)
+    return {r: p for r, p in state.run.gpu.items() if r not in excluded and p and p[-1][0] >= fresh_after}
+
+
 def gpus_readable(state: JobState, now_us: int, s: HangSettings, excluded: frozenset[int] = NOBODY) -> bool:
     """Whether some rank not ``excluded`` has a fresh GPU sample whose state can be read."""
-    fresh_after = now_us - seconds(s.stale_s)
-    gpus = {r: p for r, p in state.run.gpu.items() if r not in excluded and p and p[-1][0] >= fresh_after}
-    return bool(_readable(state, gpus, s))
+    return bool(_readable(state, _fresh_gpus(state, now_us, s, excluded), s))
 
 
 def gpus_computing(state: JobState, now_us: int, s: HangSettings, excluded: frozenset[int] = NOBODY) -> bool:
@@ -193,8 +197,8 @@ def gpus_computing(state: JobState, now_us: int, s: HangSettings, excluded: froz
     samples computed in every sample of the last ``idle_window_s`` (``gpu_kind``): evidence of
     work, which no silence outweighs. False without such ranks. Stops at the first sample that
     does not compute, and as soon as too many ranks did not (a hang: the waiters spin)."""
-    fresh_after, since_us, run = now_us - seconds(s.stale_s), now_us - seconds(s.idle_window_s), state.run
-    fresh = [(r, p) for r, p in run.gpu.items() if r not in excluded and p and p[-1][0] >= fresh_after]
+    since_us, run = now_us - seconds(s.idle_window_s), state.run
+    fresh = list(_fresh_gpus(state, now_us, s, excluded).items())
     allowed = (1.0 - s.compute_veto_fraction) * len(fresh)
     readable = idle = 0
     for rank, points in fresh:

@@ -43,7 +43,7 @@ from statistics import median_low
 from schemas import Event, HangSignals, HangVerdict, HangVote, derived_id
 from streams.hang.context import PhaseView, current_phase, explained, overrun
 from streams.hang.localize import Source, localize
-from streams.hang.pauses import is_pause, observe, quiet_since_us
+from streams.hang.pauses import WRITER_RANKS, is_pause, observe, quiet_since_us
 from streams.hang.probes import Probe, gpus_computing, run_probes, solo_progress, waiting_in_collective
 from streams.hang.settings import HangSettings
 from streams.hang.silence import silent_nodes, silent_ranks
@@ -97,9 +97,8 @@ def evaluate(state: JobState, now_us: int, s: HangSettings, emit_us: int | None 
     phase = current_phase(state, now_us, view if view.reporting else None)
     if source is not None and phase is None:  # a hooked or announced phase teaches no pause shape
         observe(state, source)
-    hidden = _maybe_saving(state, off_clock_ranks, s) if state.run.gpu or state.run.net else frozenset()
     if phase is None and source is not None and quiet_us is not None and \
-            is_pause(state, source, bool(view.reporting), hidden):
+            is_pause(state, source, bool(view.reporting), _maybe_saving(state, source, off_clock_ranks, s)):
         phase = PhaseView("checkpoint", quiet_us, "history")
     probes = run_probes(state, now_us, s, False, excluded, view)
     solo = solo_progress(probes)
@@ -120,10 +119,17 @@ def evaluate(state: JobState, now_us: int, s: HangSettings, emit_us: int | None 
     return [vote, _verdict(state, now_us, max(now_us, emit_us or now_us), s, probes, signals, source)]
 
 
-def _maybe_saving(state: JobState, off_clock: frozenset[int], s: HangSettings) -> frozenset[int]:
-    """The ranks on nodes left out for their clocks that may be saving (``pauses.is_pause``):
-    all of them but those whose own GPU samples show a collective's wait (a writer idles)."""
-    return frozenset(r for r in off_clock if not waiting_in_collective(state, r, s))
+WRITERS = frozenset(WRITER_RANKS)
+
+
+def _maybe_saving(state: JobState, source: Source, off_clock: frozenset[int], s: HangSettings) -> frozenset[int]:
+    """The writer ranks on nodes left out for their clocks that may be saving
+    (``pauses.is_pause``, read only when ``source`` names no rank and the job has node
+    telemetry, else nothing localises): those whose own GPU samples show no collective's wait
+    (a writer idles)."""
+    if source.ranks or not (state.run.gpu or state.run.net):
+        return frozenset()
+    return frozenset(r for r in off_clock & WRITERS if not waiting_in_collective(state, r, s))
 
 
 def _vote(state: JobState, now_us: int, s: HangSettings, signals: HangSignals, votes: int,

@@ -59,6 +59,9 @@ BENIGN: list[tuple[str, str]] = [
     ("system", "How do I stop DPC_WATCHDOG_VIOLATION blue screens while rendering?"),
     # PaddlePaddle launcher INFO lines
     ("training", "LAUNCH INFO 2025-01-02 03:04:05,678 Pod failed"),
+    # amdgpu_ras.c with a zero count; PyTorch on ROCm with HIP's "no error"
+    ("kernel", "amdgpu 0000:41:00.0: amdgpu: 0 uncorrectable hardware errors detected in umc block"),
+    ("training", "HIP error: no error"),
 ]
 
 # ---- Part 2: the formats
@@ -194,6 +197,15 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
     ("training", "fsspec.exceptions.FSTimeoutError", "storage_remote_fs", "storage.remote_fs"),
     ("training", "FSTimeoutError: Caught FSTimeoutError in DataLoader worker process 3.", "storage_remote_fs",
      "storage.remote_fs"),
+    # amdgpu_ras.c per-block counts: umc (HBM) uncorrectable / correctable
+    ("kernel", "amdgpu 0000:41:00.0: amdgpu: 4 uncorrectable hardware errors detected in umc block", "gpu_memory_ecc",
+     "gpu.amdgpu_ras_uncorrectable"),
+    ("kernel", "amdgpu 0000:41:00.0: amdgpu: 7 correctable hardware errors detected in total in umc block, no user "
+     "action is needed", "gpu_memory_ecc", "gpu.amdgpu_ras_correctable"),
+    # PyTorch ROCm builds: C10_HIP_CHECK "HIP error: <hipGetErrorString>" and hipError names
+    ("training", "RuntimeError: HIP error: out of memory", "cuda_oom", "cuda.oom"),
+    ("training", "RuntimeError: HIP error: invalid device function", "cuda_launch_failure", "cuda.error_generic"),
+    ("training", "hipErrorLaunchFailure returned by hipModuleLaunchKernel", "cuda_launch_failure", None),
     # azure-core exception by its bare class name
     ("training", "ServiceRequestError: <urllib3.connection.HTTPSConnection object at 0x7f00>: Failed to establish a new "
      "connection", "storage_remote_fs", "storage.object_store"),
@@ -234,3 +246,9 @@ def test_no_format_line_is_a_copy_of_a_corpus_line() -> None:
     ours = {line.strip() for _s, line, *_rest in FORMATS} | {line.strip() for _s, line in BENIGN}
     clash = len(ours & corpus)  # a count only: corpus lines of held-out splits must never be printed
     assert clash == 0
+
+
+def test_corrected_amd_hbm_errors_take_no_node_action(classifier: Classifier) -> None:
+    found = classifier.classify("amdgpu 0000:41:00.0: amdgpu: 2 correctable hardware errors detected in umc block", "kernel")
+    assert found is not None
+    assert (found.category, found.action) == ("gpu_memory_ecc", "none")

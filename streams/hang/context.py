@@ -6,7 +6,9 @@ from what the ranks do, hooks being one hint among others:
 - ``init``: from ``scheduled``/``restarting`` until ``running`` *or the first step
   progress* (a launcher that never sends ``running`` does not hide the job for long).
 - ``checkpoint`` from a hook only while the job makes no progress since the hook: a
-  checkpoint during which steps advance is asynchronous and never masks the training loop.
+  checkpoint during which steps advance is asynchronous and never masks the training loop;
+  nor does any later hooked save of that job (its saves run in the background: a hang that
+  begins before the loop's next step report is not mistaken for a synchronous save).
 - ``checkpoint`` from the stacks: the frozen majority sits in checkpoint I/O frames (an
   all-rank synchronous save), or the ranks that differ from the frozen waiters are all in
   I/O frames (a rank-0 writer while the others wait in a barrier), or, before any group
@@ -127,7 +129,9 @@ def _enter(state: JobState, phase: str, now_us: int, settings: HangSettings) -> 
     """Switch phase; a repeated kind (a duplicate or nested checkpoint event) changes nothing."""
     if phase == state.phase:
         return
-    if not _asynchronous(state):  # a background save paused nothing: no history, no fresh floor
+    if _asynchronous(state):  # a background save paused nothing: no history, no fresh floor
+        state.saves_in_background = True
+    else:
         _record(state, now_us, settings)
         if phase == "train":
             restart_floor(state.run, now_us)
@@ -138,10 +142,16 @@ def _enter(state: JobState, phase: str, now_us: int, settings: HangSettings) -> 
 def _asynchronous(state: JobState) -> bool:
     """Whether the hooked checkpoint being left saw the job make progress (written in the
     background): leaving it must not restart the evidence floor, or a hang that began during
-    the write would be forgiven when the writer thread reports completion."""
-    run = state.run
-    return state.phase == "checkpoint" and run.hook_step is not None \
-        and (run.max_step if run.max_step is not None else -1) > run.hook_step
+    the write would be forgiven when the writer thread reports completion. A job whose hooked
+    saves have run in the background before saves that way every time (``saves_in_background``):
+    a hang that begins before its loop reports a step past the hook is not a synchronous save."""
+    return state.phase == "checkpoint" and state.run.hook_step is not None \
+        and (state.saves_in_background or _past_hook(state.run))
+
+
+def _past_hook(run: AttemptState) -> bool:
+    """Whether the job reported a step past the one the open checkpoint hook began at."""
+    return run.hook_step is not None and (run.max_step if run.max_step is not None else -1) > run.hook_step
 
 
 def _record(state: JobState, now_us: int, settings: HangSettings) -> None:
@@ -153,17 +163,21 @@ def _record(state: JobState, now_us: int, settings: HangSettings) -> None:
     del kept[: max(0, len(kept) - settings.phase_history)]
 
 
-def budget_s(state: JobState, kind: str, settings: HangSettings, solo: bool = False) -> float:
+def budget_s(state: JobState, kind: str, settings: HangSettings, solo: bool = False, seen: bool = False) -> float:
     """How long a quiet phase of ``kind`` may last before it stops explaining anything.
 
     ``solo`` (log/step progress is the only probe with data): an evaluation gets
     ``solo_eval_budget_s`` or ``phase_overrun_factor`` x the job's longest earlier
-    evaluation, uncapped (see ``HangSettings.solo_eval_budget_s``)."""
+    evaluation, uncapped (see ``HangSettings.solo_eval_budget_s``). ``seen``: a save the
+    stacks show (its ranks in I/O frames) may last up to ``phase_budget_max_s`` whatever the
+    job's history (``HangSettings.seen_save_budget_s``)."""
     earlier = state.history.get(kind, []) + state.history.get("quiet", [])
     measured = settings.phase_overrun_factor * max(earlier, default=0.0)
     if solo and kind == "eval":
         return max(settings.solo_eval_budget_s, measured)
     floor = settings.init_budget_s if kind == "init" else settings.checkpoint_budget_s
+    if seen and kind == "checkpoint":
+        floor = max(floor, settings.seen_save_budget_s)
     return min(settings.phase_budget_max_s, max(floor, measured))
 
 
@@ -193,8 +207,7 @@ def current_phase(state: JobState, now_us: int, view: StackView | None) -> Phase
         return PhaseView("checkpoint", _saving_since(state, now_us, view), "stacks")
     if _hang_shaped(view):
         return None
-    if state.phase == "checkpoint" and state.phase_since_us is not None and run.hook_step is not None \
-            and (run.max_step if run.max_step is not None else -1) <= run.hook_step:
+    if state.phase == "checkpoint" and state.phase_since_us is not None and not _asynchronous(state):
         return PhaseView("checkpoint", state.phase_since_us, "hook")
     if run.phase_line is not None and not run.save_hook_done:
         return PhaseView(run.phase_line, _quiet_since(state, now_us), "log")
@@ -207,7 +220,8 @@ def overrun(state: JobState, phase: PhaseView | None, now_us: int, settings: Han
     :func:`budget_s`)."""
     if phase is None:
         return False
-    return now_us - phase.since_us > seconds(budget_s(state, phase.kind, settings, solo))
+    seen = phase.source == "stacks"
+    return now_us - phase.since_us > seconds(budget_s(state, phase.kind, settings, solo, seen))
 
 
 def explained(state: JobState, phase: PhaseView | None, now_us: int, settings: HangSettings,

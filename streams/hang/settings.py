@@ -225,8 +225,20 @@ class HangSettings(BaseModel):
     an evaluation or an initialisation is still reported ~2 min before the watchdog fires."""
 
     checkpoint_budget_s: float = Field(default=300.0, gt=0)
-    """Budget of a checkpoint (hooked, announced or seen in I/O frames) before the job has
-    a measured history: 5 min covers a rank-0 save of a large model (4 min in issue 14)."""
+    """Budget of a checkpoint (hooked, announced or learned) before the job has a measured
+    history: 5 min covers a rank-0 save of a large model (4 min in issue 14)."""
+
+    quiet_tick_s: float = Field(default=10.0, gt=0)
+    """A job none of whose sources has sent anything for this long (on the stream's clock) is
+    evaluated by the streaming shell's periodic tick (``HangDetector.tick``): twice
+    ``eval_every_s``, so a job whose events still flow is always evaluated by them."""
+
+    seen_save_budget_s: float = Field(default=480.0, gt=0)
+    """Budget of a save the stacks show (the writers' latest stacks in checkpoint I/O frames),
+    whatever the job's history: the ranks are seen writing, and a save's length varies with the
+    model and the storage's load (a shared file system under another job's checkpoint storm
+    doubles it), so only the watchdog bounds it (capped by ``phase_budget_max_s``). A save
+    stuck in I/O is reported at this budget, ~2 min before the watchdog."""
 
     init_budget_s: float = Field(default=300.0, gt=0)
     """Same for initialisation and restart (NCCL init, checkpoint load, compilation)."""

@@ -150,6 +150,9 @@ class JobState:
     announces_saves: bool = False
     """The job has announced a save (a ``checkpoint_started`` hook or a training line saying it
     saves): its saves are announced, so an unannounced quiet period is not one (``pauses.py``)."""
+    saves_in_background: bool = False
+    """A hooked save of the job ran while its loop made progress: its saves are asynchronous
+    (a job's checkpointing mode is its configuration), so no hooked save masks the loop."""
     run: AttemptState = field(default_factory=AttemptState)
     _by_node: tuple[dict[int, str], dict[str, tuple[int, ...]]] | None = field(
         default=None, init=False, repr=False, compare=False)
@@ -196,6 +199,7 @@ def dump_state(state: JobState) -> JsonData:
         "next_eval_us": state.next_eval_us,
         "last_us": state.last_us,
         "announces_saves": state.announces_saves,
+        "saves_in_background": state.saves_in_background,
         "run": _dump_run(state.run),
     }
 
@@ -247,6 +251,7 @@ def load_state(data: JsonData) -> JobState:
         next_eval_us=data["next_eval_us"],
         last_us=data["last_us"],
         announces_saves=bool(data.get("announces_saves", False)),  # absent from older states
+        saves_in_background=bool(data.get("saves_in_background", False)),  # absent from older states
         run=_load_run(data["run"]),
     )
 

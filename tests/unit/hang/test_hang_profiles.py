@@ -202,3 +202,15 @@ def test_a_logs_only_hang_is_reported_within_a_minute() -> None:
     (verdict,) = _with_flush(_logs_steps(stream(JOB, 700, HANG)), 700, s)
     assert (verdict.event_time - at(300)).total_seconds() <= 60
     assert verdict.signals.log_silent and verdict.source_nodes == ()
+
+
+def test_a_hang_at_the_start_of_a_background_save_is_not_taken_for_a_synchronous_save() -> None:
+    # hang_eval seed 11 #21, --wide seed 5 #5 (logs and steps only): the loop hung right after the
+    # hook, before its next step report; the save looked synchronous, and its completion restarted
+    # the silence (latency 100-109 s). The job's first save had run in the background.
+    s = HangSettings()
+    events = _logs_steps(stream(JOB, 800, (Episode("hang", 400.2, sources=(5,)),)))
+    events += [lifecycle(JOB, "checkpoint_started", 200), lifecycle(JOB, "checkpoint_completed", 260, step=1),
+               lifecycle(JOB, "checkpoint_started", 400), lifecycle(JOB, "checkpoint_completed", 470, step=2)]
+    (verdict,) = _with_flush(sorted(events, key=lambda e: (e.event_time, e.event_id)), 800, s)
+    assert verdict.detected_at <= at(400 + s.solo_silence_s + 10)

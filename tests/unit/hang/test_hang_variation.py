@@ -103,7 +103,8 @@ def test_rank0_save_without_hooks_is_a_checkpoint_not_a_hang() -> None:
 def test_rank0_save_that_outlives_its_budget_is_a_hang() -> None:
     s = HangSettings()
     (verdict,) = verdicts(run(stream(JOB, 1200, (Episode("rank0_save", 300, lifecycle=False),)), s))
-    assert at(300 + s.checkpoint_budget_s) <= verdict.detected_at <= at(300 + s.phase_budget_max_s)
+    # the writer's stacks show its save: seen_save_budget_s, capped by phase_budget_max_s
+    assert at(300 + s.checkpoint_budget_s) <= verdict.detected_at <= at(300 + s.phase_budget_max_s + 10)
     assert verdict.detected_at < at(300 + s.watchdog_s)
 
 
@@ -177,8 +178,9 @@ def test_the_only_logging_node_far_ahead_does_not_make_the_job_look_silent() -> 
                                                  skew_node=0, skew_s=skew_s))
         assert _emitted(config, [sc.LongEval(job=0, at_s=500, duration_s=300)]) == [], skew_s
         ((verdict, emitted_s),) = _emitted(config, [sc.Hang(job=0, at_s=900, source="single", ranks=(9,))])
-        # logs and steps only: silence for twice the job's longest earlier pause (46 s here)
-        assert 900 <= emitted_s <= 900 + 100, skew_s
+        # logs and steps only: silence for twice the job's longest earlier pause (46 s here),
+        # then the jobs stage's tick (lateness and one whole interval behind its clock: 10 s)
+        assert 900 <= emitted_s <= 900 + 115, skew_s
 
 
 def test_a_dead_node_with_stacks_is_reported_within_a_minute_of_wall_time() -> None:

@@ -220,13 +220,17 @@ class StageClock:
 
 
 def _tick(app: faust.App, shell: Shell, stage: Stage, table: StateTable, lateness_s: float) -> None:
-    """Flush the stage's live states to its event-time watermark every ``tick_s``.
+    """Flush the stage's live states to its event-time watermark every ``tick_s`` (through
+    the detector's ``tick`` if it has one: the job pipeline's flush is the end of input).
 
-    Bursts close when their key falls silent, which no event of that key will announce. The
+    Bursts close when their key falls silent, which no event of that key will announce; a
+    job whose sources all stopped is evaluated for a hang. The
     watermark is the stage clock (:class:`StageClock`: the median of the keys' newest event
     times, not the newest of all, so one node whose clock runs ahead cannot close every
     other key's bursts early) less the allowed lateness."""
     clock = StageClock(idle_after_s=lateness_s)
+    own_tick = getattr(stage.detector, "tick", None)
+    tick = own_tick or stage.detector.flush
 
     @app.timer(stage.tick_s, name=f"flush_{stage.name}")  # one timer per stage: names must differ
     async def _flush_quiet() -> None:
@@ -235,9 +239,10 @@ def _tick(app: faust.App, shell: Shell, stage: Stage, table: StateTable, latenes
             return
         watermark = latest - timedelta(seconds=lateness_s)
         for key in list(table.cache):
-            state, outputs = stage.detector.flush(table.cache[key], watermark)
+            state, outputs = tick(table.cache[key], watermark)
             table.cache[key] = state
-            table.touch(key, await _publish(shell, stage, outputs, None, None))
+            if outputs or own_tick is None:  # a tick that made nothing leaves nothing to save
+                table.touch(key, await _publish(shell, stage, outputs, None, None))
 
 
 def run_worker(settings: WorkerSettings) -> None:

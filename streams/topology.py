@@ -61,7 +61,7 @@ def job_stages(settings: DetectionSettings) -> list[Detector[Any]]:
 def job_pipeline(settings: DetectionSettings) -> JobPipeline:
     """Reorder buffer, then the job's detectors."""
     return JobPipeline(job_stages(settings), settings.lateness_s, settings.max_skew_s, settings.path_skew_s,
-                       settings.dead_node_s)
+                       settings.dead_node_s, settings.hang.quiet_tick_s)
 
 
 def build(settings: DetectionSettings | None = None) -> Topology:
@@ -75,7 +75,7 @@ def build(settings: DetectionSettings | None = None) -> Topology:
         Stage("route", ("telemetry.gpu", "telemetry.net", "faults.classified", "placements.feed"), message_key,
               NodeRouter(), ("jobs.feed",), tick_s=5.0, end_flush_at_infinity=True,
               state_every_s=0.0),  # small per-node state: a crash re-forwards as little as possible
-        Stage("jobs", JOB_INPUTS, job_key, job_pipeline(det), JOB_OUTPUTS,
+        Stage("jobs", JOB_INPUTS, job_key, job_pipeline(det), JOB_OUTPUTS, tick_s=det.hang.eval_every_s,
               redirect=((Decision, "guards.feed", "cluster"), (JobEvent, "guards.feed", "cluster"))),
         Stage("guards", ("guards.feed",), message_key, GuardDetector(det.guards), ("decisions",),
               state_every_s=0.0),

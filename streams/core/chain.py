@@ -15,7 +15,7 @@ from typing import Any
 
 from schemas import Event, JobEvent
 from streams.core.detector import Detector, JsonData, Output
-from streams.core.reorder import ReorderBuffer
+from streams.core.reorder import ReorderBuffer, time_us
 
 
 def _events(outputs: Sequence[Output]) -> list[Event]:
@@ -64,6 +64,24 @@ class Stages:
             outputs.extend(produced + _events(out))
         return outputs
 
+    def tick(self, states: list[Any], now: datetime) -> list[Event]:
+        """The streaming shell's periodic call at stage clock ``now``: every detector that
+        has a ``tick`` (one whose own clock must move on while its key is silent) is ticked,
+        in order, later detectors also seeing what earlier ones emitted; ``flush`` stays the
+        end of input."""
+        outputs: list[Event] = []
+        for i, detector in enumerate(self.detectors):
+            produced: list[Event] = []
+            for item in outputs:
+                states[i], out = detector.step(states[i], item)
+                produced.extend(_events(out))
+            tick = getattr(detector, "tick", None)
+            if tick is not None:
+                states[i], out = tick(states[i], now)
+                produced.extend(_events(out))
+            outputs.extend(produced)
+        return outputs
+
     def dump(self, states: list[Any]) -> list[JsonData]:
         return [d.dump(s) for d, s in zip(self.detectors, states, strict=True)]
 
@@ -92,8 +110,10 @@ class JobPipeline:
     name = "jobs"
 
     def __init__(self, detectors: Sequence[Detector[Any]], lateness_s: float, max_skew_s: float = 60.0,
-                 path_skew_s: float = 300.0, dead_node_s: float = 15.0) -> None:
+                 path_skew_s: float = 300.0, dead_node_s: float = 15.0, quiet_s: float = 10.0) -> None:
         self.stages = Stages(detectors)
+        self._quiet_us = int(quiet_s * 1e6)
+        """How long a job must have sent nothing (on the stage clock) before :meth:`tick` acts."""
         self.lateness = timedelta(seconds=lateness_s)
         self.max_skew = timedelta(seconds=max_skew_s)
         self.path_skew = timedelta(seconds=path_skew_s)
@@ -123,6 +143,20 @@ class JobPipeline:
         for ready in state.buffer.drain():
             self._process(state, ready, outputs)
         outputs.extend(self.stages.flush(state.stages, now))
+        return state, outputs
+
+    def tick(self, state: JobState, now: datetime) -> tuple[JobState, list[Event]]:
+        """The streaming shell's periodic call at stage clock ``now``, for a job that has sent
+        nothing for ``quiet_s`` of it: the events its buffer still holds (its last ones, which
+        no newer event will release) are released in order, then the detectors are ticked
+        (``Stages.tick``). A job whose events flow is left to them."""
+        newest_us = state.buffer.max_seen_us
+        if newest_us is None or time_us(now) - newest_us < self._quiet_us:
+            return state, []
+        outputs: list[Event] = []
+        for ready in state.buffer.drain():
+            self._process(state, ready, outputs)
+        outputs.extend(self.stages.tick(state.stages, now))
         return state, outputs
 
     def dump(self, state: JobState) -> JsonData:

@@ -4,14 +4,17 @@ Key: ``job_id``. The shell feeds every event of the job in event-time order: log
 (training/NCCL), stack samples, collective snapshots, job events (``scheduled`` carries the
 placement rank -> node), step progress, and the gpu/net samples of the job's nodes. Votes
 are evaluated on a fixed grid of ``eval_every_s`` of event time, driven by the events
-themselves: an event at time ``t`` first evaluates the latest grid point ``<= t`` not yet
-evaluated (with the state as of before the event), then is folded into the state. The time
+themselves: an event at time ``t`` first evaluates every grid point ``<= t`` not yet
+evaluated (with the state as of before the event), then is folded into the state. A job whose
+every source has fallen silent is evaluated by the streaming shell's periodic :meth:`tick`
+instead (nothing else would: a hang of a job that reports only logs and steps stops them all). The time
 of an event of a node whose clock is off the job's (``skew.py``) is corrected by its offset
 first (and a flush's time by the lead such nodes gave the stream's clock): one node's clock
 must not drive the job's votes. A job
 with no placement yet, or in a terminal phase, is not voted on. A verdict's ``detected_at``
 is the grid point whose vote passed; its ``event_time`` is the emission: the event time of
-the event (or flush) that made the detector evaluate that grid point.
+the event (or flush) that made the detector evaluate that grid point, or the end of the grid
+point's interval if that came later (a silent stretch evaluated after the fact).
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ class HangDetector:
     def __init__(self, settings: HangSettings | None = None) -> None:
         self.settings = settings or HangSettings()
         self._every_us = seconds(self.settings.eval_every_s)
+        self._quiet_us = seconds(self.settings.quiet_tick_s)
 
     def initial(self) -> JobState:
         """A fresh state for a job never seen before."""
@@ -73,9 +77,20 @@ class HangDetector:
         return state, outputs
 
     def flush(self, state: JobState, now: datetime) -> tuple[JobState, list[Event]]:
-        """Evaluate the latest grid point ``<= now`` if not yet done (idempotent per ``now``);
-        ``now``, the stream's clock, is first put on the job's clock (:meth:`_job_clock_us`)."""
+        """Evaluate every grid point ``<= now`` not yet done (idempotent per ``now``); ``now``,
+        the stream's clock, is first put on the job's clock (:meth:`_job_clock_us`)."""
         return state, self._tick(state, self._job_clock_us(state, to_us(now)))
+
+    def tick(self, state: JobState, now: datetime) -> tuple[JobState, list[Event]]:
+        """The streaming shell's periodic call with its stage clock ``now``: a job none of whose
+        sources has sent anything for ``quiet_tick_s`` (a hang of a job that reports only logs
+        and steps stops them all) is evaluated on every grid point that lies a whole
+        ``eval_every_s`` behind ``now``. Those evaluations are the ones the job's next event
+        would make (see :meth:`_tick`): what the verdict says does not depend on which came first."""
+        now_us = self._job_clock_us(state, to_us(now))
+        if state.last_us is None or now_us - state.last_us < self._quiet_us:
+            return state, []
+        return state, self._tick(state, now_us - self._every_us, now_us)
 
     def dump(self, state: JobState) -> JsonData:
         """JSON-ready data of ``state``."""
@@ -105,19 +120,25 @@ class HangDetector:
         corrected_us = max(t - skew_us.get(node, 0) for node, t in seen.items())
         return stream_us - max(0, raw_us - corrected_us)
 
-    def _tick(self, state: JobState, now_us: int) -> list[Event]:
+    def _tick(self, state: JobState, upto_us: int, now_us: int | None = None) -> list[Event]:
+        """Evaluate, in order, every grid point ``<= upto_us`` not yet evaluated, at event time
+        ``now_us`` (default ``upto_us``). A grid point evaluated a whole interval late (a silent
+        stretch: nothing arrived to evaluate it on time) is emitted at its interval's end, not
+        at ``now_us``: the same verdict whether the job's next event or the shell's periodic
+        :meth:`tick` found it."""
         every = self._every_us
+        now_us = upto_us if now_us is None else now_us
         if state.next_eval_us is None:
-            state.next_eval_us = -(-now_us // every) * every
+            state.next_eval_us = -(-upto_us // every) * every
             return []
-        if now_us < state.next_eval_us:
-            return []
-        grid = now_us // every * every
-        state.next_eval_us = grid + every
-        if not votes_allowed(state):
-            return []
-        ingest.prune_stale(state, grid, self.settings)
-        return evaluate(state, grid, self.settings, emit_us=now_us)
+        outputs: list[Event] = []
+        while state.next_eval_us <= upto_us:
+            grid = state.next_eval_us
+            state.next_eval_us = grid + every
+            if votes_allowed(state):
+                ingest.prune_stale(state, grid, self.settings)
+                outputs.extend(evaluate(state, grid, self.settings, emit_us=min(now_us, grid + every)))
+        return outputs
 
 
 def _on_job_event(state: JobState, event: JobEvent, now_us: int, settings: HangSettings) -> None:

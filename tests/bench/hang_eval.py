@@ -255,10 +255,12 @@ def detect_emitted(events: Sequence[Event], settings: HangSettings, until: datet
     an ahead node's events back while it passes those of a node far behind on as late. A
     verdict is emitted when the event that made the detector evaluate is released, which may be
     long after its event time (the buffer waits for a silent node): that release's wall time is
-    the emission. Like the streaming shell, the detector is also flushed as the stream's clock
-    advances (every ``tick_s`` of event time, default ``eval_every_s``, up to ``until``, default
-    the last event; after the input ends the clock runs on from the newest event time at wall
-    pace): a job that has gone completely silent still gets evaluated.
+    the emission. Like the streaming shell (the jobs stage's timer, ``HangDetector.tick``), the
+    detector is also ticked as the stage clock advances (every ``tick_s`` of event time, default
+    ``eval_every_s``, up to ``until``, default the last event), at the clock less the lateness:
+    a job that has gone completely silent is evaluated; such an evaluation is emitted when the
+    clock gets there (a job alone in the stream: its clock stands still once it falls silent and
+    moves on at wall pace, so the clock is the wall time) or with the next release, if earlier.
     """
     detector = HangDetector(settings)
     state: JobState = detector.initial()
@@ -273,17 +275,18 @@ def detect_emitted(events: Sequence[Event], settings: HangSettings, until: datet
     def keep(emitted: Sequence[Event], wall: datetime) -> None:
         out.extend((e, wall) for e in emitted if isinstance(e, HangVerdict))
 
+    lateness = timedelta(seconds=DetectionSettings().lateness_s)
     last_wall, newest = timed[-1][1], max(e.event_time for e, _ in timed)
     for event, wall in timed:
         while clock + tick < event.event_time:
             clock += tick
-            state, emitted = detector.flush(state, clock)
-            keep(emitted, wall)
+            state, emitted = detector.tick(state, clock - lateness)
+            keep(emitted, min(wall, clock))
         state, emitted = detector.step(state, event)
         keep(emitted, wall)
     while clock < end:
         clock = min(end, clock + tick)
-        state, emitted = detector.flush(state, clock)
+        state, emitted = detector.tick(state, clock - lateness)
         keep(emitted, last_wall + max(timedelta(0), clock - newest))  # the clock at wall pace past the input
     return out
 

@@ -41,7 +41,10 @@ def test_flush_evaluates_once_per_time() -> None:
         assert not verdicts(out)
     state, first = detector.flush(state, at(340))
     state, again = detector.flush(state, at(340))
-    assert len(first) == 2 and first[0].KIND == "hang_vote" and first[1].KIND == "hang_verdict"
+    # every grid point not yet evaluated (335 and 340), in order; one verdict for the episode
+    assert [o.KIND for o in first if o.KIND == "hang_vote"] == ["hang_vote", "hang_vote"]
+    assert [o.window_end for o in first if o.KIND == "hang_vote"] == [at(335), at(340)]
+    assert sum(o.KIND == "hang_verdict" for o in first) == 1
     assert again == []
 
 

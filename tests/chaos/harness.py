@@ -61,9 +61,9 @@ class Fleet:
 
 
 def make_fleet(workdir: Path, duration_s: float = 300.0, start: datetime | None = None,
-               tail_s: float = 240.0, xid_lines: int = 20) -> Fleet:
-    """8 nodes x 8 GPUs, 2 jobs of 4 nodes: a hang in job 0, a slow node in job 1, an Xid 79 burst
-    of ``xid_lines`` lines, one every 0.5 s.
+               tail_s: float = 240.0, xid_lines: int = 20, nodes: int = 8, jobs: int = 2) -> Fleet:
+    """``nodes`` x 8 GPUs in ``jobs`` jobs of equal size (default 8 nodes, 2 jobs of 4): a hang in
+    job 0, a slow node in job 1, an Xid 79 burst of ``xid_lines`` lines, one every 0.5 s, on node 5.
 
     The faults fall in the first ``duration_s``; the fleet then runs ``tail_s`` more, so that the
     event time of the stream itself passes every quiet window (a burst closes 180 s after its
@@ -71,7 +71,7 @@ def make_fleet(workdir: Path, duration_s: float = 300.0, start: datetime | None 
     ``start`` defaults to 30 s ago so that decisions are not expired for an actuator acting now.
     """
     begin = start or (datetime.now(UTC) - timedelta(seconds=30)).replace(microsecond=0)
-    run = simulate(FleetConfig(nodes=8, jobs=2, nodes_per_job=4, duration_s=duration_s + tail_s, seed=13,
+    run = simulate(FleetConfig(nodes=nodes, jobs=jobs, nodes_per_job=nodes // jobs, duration_s=duration_s + tail_s, seed=13,
                                cluster="chaos", start=begin),
                    [sc.Hang(job=0, at_s=duration_s / 2, source="single"),
                     sc.SlowNode(job=1, node=1, at_s=duration_s / 4, slowdown=1.4),

@@ -23,6 +23,7 @@ from schemas.registry import BY_NAME, DERIVED_TOPICS, TELEMETRY_TOPICS
 from schemas.settings import KafkaSettings
 from tests.chaos.fuzz import Message, fuzz
 from tests.chaos.harness import (
+    READY,
     TABLE_OF,
     Feed,
     Fleet,
@@ -182,19 +183,24 @@ def burst_kill(env: Env) -> Row:
     return run.finish(row)
 
 
-def backlog(env: Env) -> Row:
+def backlog(env: Env, workers: int = 1) -> Row:
     """1c. The whole fleet is on the broker before the worker starts, which then drains it at
-    full speed (every recovery is such a catch-up): the answers must be replay's."""
+    full speed (every recovery is such a catch-up): the answers must be replay's. With
+    ``workers`` > 1 they start together in one group and share the partitions (scale-out: the
+    re-keying hops between them included)."""
     fleet = make_fleet(env.workdir)
     feed = Feed(env.kafka, fleet.events, speed=1e9)
     feed.start()
     feed.join(900)
     run = Run(env)
     started = time.monotonic()
-    run.worker("w1")
-    row = _streamed_row("backlog", env, fleet, feed)
-    row.notes.append(f"{len(fleet.events)} events produced before the worker started; "
-                     f"answers read {time.monotonic() - started:.0f} s after its start")
+    procs = [run.worker(f"w{i + 1}", wait=False) for i in range(workers)]
+    for proc in procs:
+        proc.wait_log(READY)
+    name = "backlog" if workers == 1 else f"backlog-{workers}"
+    row = _streamed_row(name, env, fleet, feed)
+    row.notes.append(f"{len(fleet.events)} events produced before {workers} worker(s) started; "
+                     f"answers read {time.monotonic() - started:.0f} s after their start")
     return run.finish(row)
 
 
@@ -466,6 +472,7 @@ SCENARIOS: dict[str, Callable[[Env], Row]] = {
     "worker-kill": worker_kill,
     "burst-kill": burst_kill,
     "backlog": backlog,
+    "backlog-2": lambda env: backlog(env, workers=2),
     "sink-kill": sink_kill,
     "actuator-kill": actuator_kill,
     "broker-restart": broker_restart,

@@ -33,6 +33,9 @@ log = logging.getLogger("faultline.streams")
 
 FETCH_BYTES_PER_PARTITION = 128 * 1024
 """Bytes per partition of one fetch (aiokafka's ``max_partition_fetch_bytes``; default 1 MB)."""
+PRODUCER_LINGER_S = 0.005
+"""Wall seconds the producer waits to batch messages of a partition before it sends them
+(aiokafka's ``linger_ms``; Faust's default 0 sends every message in its own request)."""
 SAVE_IDLE_EVERY_S = 1.0
 """Wall seconds after which a key no record touched has its state saved and its records acked."""
 
@@ -57,6 +60,7 @@ def build_app(settings: WorkerSettings) -> faust.App:
         # what an upstream stage produced meanwhile (placements, re-keyed samples) should reach
         # its agent within a second, not after a megabyte per partition of backlog.
         consumer_max_fetch_size=FETCH_BYTES_PER_PARTITION,
+        producer_linger=PRODUCER_LINGER_S,
         broker_session_timeout=settings.session_timeout_s,
         broker_heartbeat_interval=settings.session_timeout_s / 5,
         consumer_group_instance_id=settings.instance_id,

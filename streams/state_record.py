@@ -110,6 +110,8 @@ class Encoded:
     head: bytes
     parts: tuple[str, ...] = ()
     new_parts: dict[str, bytes] = field(default_factory=dict)
+    state_bytes: int = 0
+    """Length of the state's JSON text (what taking the snapshot serialised and packed)."""
 
     def written_bytes(self) -> int:
         """Bytes of the values this record writes (head and new parts; keys excluded)."""
@@ -122,7 +124,7 @@ def encode(state: Any, offsets: Mapping[str, int], stored: Iterable[str] = ()) -
     text = json.dumps(state, separators=(",", ":")).encode()
     offsets_text = json.dumps(dict(offsets), separators=(",", ":")).encode()
     if len(text) <= SINGLE_MAX_RAW_BYTES:  # the layout records always had: {"state":..., "offsets":...}
-        return Encoded(pack_bytes(b'{"state":' + text + b',"offsets":' + offsets_text + b"}"))
+        return Encoded(pack_bytes(b'{"state":' + text + b',"offsets":' + offsets_text + b"}"), state_bytes=len(text))
     known = set(stored)
     order: list[str] = []
     new_parts: dict[str, bytes] = {}
@@ -131,7 +133,7 @@ def encode(state: Any, offsets: Mapping[str, int], stored: Iterable[str] = ()) -
         order.append(digest)
         if digest not in known and digest not in new_parts:
             new_parts[digest] = pack_bytes(chunk)
-    return Encoded(pack_state({"offsets": dict(offsets), "parts": order}), tuple(order), new_parts)
+    return Encoded(pack_state({"offsets": dict(offsets), "parts": order}), tuple(order), new_parts, len(text))
 
 
 def split(text: bytes) -> Iterator[bytes]:

@@ -56,6 +56,12 @@ def test_a_small_state_is_one_value_laid_out_as_before() -> None:
     assert record.head == pack_state({"state": {"n": 1}, "offsets": {"in#0": 4}})  # what older workers read
 
 
+def test_a_record_tells_the_length_of_its_state_json_in_either_layout() -> None:
+    """What ``StateTable``'s snapshot cadence weighs the input read since a snapshot against."""
+    for state in ({"n": 1}, job_like_state(4_000)):
+        assert encode(state, {"in#0": 4}).state_bytes == len(json.dumps(state, separators=(",", ":")))
+
+
 def test_a_large_state_is_split_and_read_back_whole() -> None:
     state = job_like_state(4_000)
     record = encode(state, {"in#0": 7, "in#1": 9})

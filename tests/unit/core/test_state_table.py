@@ -23,6 +23,9 @@ from streams.state_table import StateTable
 from tests.unit.core.test_state_record import legacy_value
 
 T0 = datetime(2026, 11, 23, 12, tzinfo=UTC)
+RECORD = b"x" * 16
+"""An input record's raw value: more bytes than the counter's state JSON, so reading one is
+enough input for the snapshot cadence (``StateTable._due``)."""
 
 
 @dataclass
@@ -64,7 +67,7 @@ class Acks:
     done: list[int] = field(default_factory=list)
 
     def message(self, offset: int, partition: int = 0) -> Message:
-        return Message("in", partition, offset, "k", b"", ack=lambda: self.done.append(offset))
+        return Message("in", partition, offset, "k", RECORD, ack=lambda: self.done.append(offset))
 
 
 @pytest.fixture
@@ -146,6 +149,86 @@ def test_after_a_crash_records_the_saved_state_reflects_are_skipped(loop: asynci
         apply(after, again, offset, [])
     assert after.skipped == 2  # 3 and 4 were in the saved state
     assert after.get("k") == 8  # 0..7 counted once each
+
+
+@dataclass
+class Padded:
+    """A counter whose state JSON is ~1,000 bytes: many input records' worth."""
+
+    name: str = "padded"
+
+    def initial(self) -> int:
+        return 0
+
+    def dump(self, state: int) -> JsonData:
+        return {"n": state, "pad": "p" * 1_000}
+
+    def load(self, data: JsonData) -> int:
+        return int(data["n"])
+
+
+@dataclass
+class Clock:
+    """Wall (monotonic) seconds, moved by the test."""
+
+    now_s: float = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now_s
+
+
+def test_the_cadence_waits_for_as_much_input_as_the_state_json(loop: asyncio.AbstractEventLoop) -> None:
+    """A backlog passes ``every_s`` of event time in a few records: a snapshot then also waits
+    until the key has read its last snapshot's state JSON size of input (1,000+ bytes here)."""
+    store, clock = Store(), Clock()
+    table, acks = StateTable(store, Padded(), every_s=10, clock=clock), Acks()  # type: ignore[arg-type]
+    apply(table, acks, 0, [])  # first record: snapshot (state JSON ~1,020 bytes)
+    offsets = [20 * i for i in range(1, 201)]  # 20 s of event time apart: due in event time each
+    for offset in offsets:
+        apply(table, acks, offset, [])
+        saved = unpack_state(store["k"])["offsets"]["in#0"]
+        read = sum(len(RECORD) for o in offsets if saved < o <= offset)  # input bytes not yet saved
+        assert read < 1_050  # never more unsaved input than the state's size (plus one record)
+    snapshots = len(store.changelog)  # one value each (a small state): 3,200 bytes read / ~1,020
+    assert 3 <= snapshots <= 5  # (every record's, 201, before the input bound)
+    assert acks.done == [0, *offsets[:offsets.index(saved) + 1]]  # acked exactly up to the saved offset
+
+
+def test_the_cadence_takes_a_snapshot_after_every_s_of_wall_time(loop: asyncio.AbstractEventLoop) -> None:
+    """Live, a key with little input is snapshotted every ``every_s`` as before: event time keeps
+    pace with wall time, and ``every_s`` of wall time since the last snapshot is enough."""
+    store, clock = Store(), Clock()
+    table, acks = StateTable(store, Padded(), every_s=10, clock=clock), Acks()  # type: ignore[arg-type]
+    apply(table, acks, 0, [])
+    clock.now_s += 5
+    apply(table, acks, 11, [])  # 11 s of event time, 16 bytes read, 5 s of wall time: not due
+    assert acks.done == [0]
+    clock.now_s += 5
+    apply(table, acks, 12, [])  # 10 s of wall time: due
+    assert acks.done == [0, 11, 12] and unpack_state(store["k"])["offsets"] == {"in#0": 12}
+    clock.now_s += 60
+    apply(table, acks, 15, [])  # wall time alone is not enough: event time must pass every_s too
+    assert acks.done == [0, 11, 12]
+
+
+def test_a_stage_with_no_cadence_snapshots_every_record(loop: asyncio.AbstractEventLoop) -> None:
+    store, clock = Store(), Clock()
+    table, acks = StateTable(store, Padded(), every_s=0, clock=clock), Acks()  # type: ignore[arg-type]
+    for offset in range(5):
+        apply(table, acks, offset, [])
+    assert acks.done == [0, 1, 2, 3, 4]
+
+
+def test_the_sweep_applies_the_same_cadence_to_keys_no_record_touches(loop: asyncio.AbstractEventLoop) -> None:
+    store, clock = Store(), Clock()
+    table, acks = StateTable(store, Padded(), every_s=10, clock=clock), Acks()  # type: ignore[arg-type]
+    apply(table, acks, 0, [])
+    apply(table, acks, 1, [])  # unsaved
+    table.sweep(0, T0 + timedelta(seconds=30), force=True)  # 30 s later in event time, 16 bytes read
+    assert acks.done == [0]
+    clock.now_s += 10
+    table.sweep(0, T0 + timedelta(seconds=30), force=True)  # and 10 s of wall time
+    assert acks.done == [0, 1]
 
 
 @dataclass

@@ -121,3 +121,15 @@ def test_the_worker_logs_at_its_level_without_faust_s_spinner(tmp_path: Path) ->
     finally:
         root.setLevel(level)
         root.handlers[:] = handlers
+
+
+def test_the_worker_s_producer_lingers_to_batch_what_the_stages_write(tmp_path: Path) -> None:
+    """Faust's default linger (0) sent every forward, output and changelog record in its own
+    produce request; a few ms batch them (same order per partition, one batch in flight each)."""
+    from streams.app import PRODUCER_LINGER_S, build_app
+
+    settings = WorkerSettings(kafka=KafkaSettings(bootstrap_servers="127.0.0.1:1", namespace="ns."),
+                              data_dir=tmp_path, app_id="ns.app")
+    app = build_app(settings)
+    assert app.conf.producer_linger == PRODUCER_LINGER_S and 0 < PRODUCER_LINGER_S <= 0.01
+    assert app.producer.linger_ms == round(PRODUCER_LINGER_S * 1000)

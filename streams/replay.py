@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import IO
 
 from schemas import DeadLetter, Event, decode, encode
+from schemas.mirror import ModelDecoder
+from schemas.registry import EVENT_KINDS
 from streams import topology
 from streams.core.reorder import from_us, order_key
 from streams.core.topology import LocalRunner
@@ -47,6 +49,10 @@ YOUNG_GC_OBJECTS = 20_000
 Ordered = tuple[int, str, str, int, Event]
 """(event time µs, schema, event id, input file index, event): merged as plain tuples, so the
 order key is computed once per event and equal keys fall back to the file order."""
+
+_FAST = ModelDecoder(EVENT_KINDS.values())
+"""Decodes what it is sure of straight into the models, several times faster than ``decode``,
+which gives the same model (or the dead letter) for everything else."""
 
 Progress = Callable[[int, int], None]
 """Called with (events read, bytes read) now and then during a replay."""
@@ -114,7 +120,7 @@ class _Reader:
         if not raw.strip():
             return None
         self.result.events += 1
-        event = decode(raw, source_topic=self.path.name, offset=number)
+        event = _FAST.decode(raw) or decode(raw, source_topic=self.path.name, offset=number)
         if isinstance(event, DeadLetter):
             # the letter's id does not depend on its time: the file's newest time is set only here
             if newest_us is not None:

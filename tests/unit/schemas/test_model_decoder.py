@@ -63,12 +63,13 @@ def test_valid_and_mutated_events_decode_to_the_same_model(model: type[Event], d
 
 
 @pytest.mark.parametrize("model", KINDS, ids=lambda m: m.KIND)
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_what_the_pipeline_writes_takes_the_fast_path(model: type[Event], data: st.DataObject) -> None:
     raw = render(data.draw(members(model, valid_times()))).encode("utf-8", "surrogatepass")
     slow = decode(raw)
     assume(isinstance(slow, model))
     canonical = encode(slow)
-    assume(not _hides_long_fraction(canonical))  # escapes and 7 decimals after ':dd' always take pydantic
-    assert check_same(canonical) is not None
+    fast = check_same(canonical)
+    if not _hides_long_fraction(canonical):  # escapes and 7 decimals after ':dd' always take pydantic
+        assert fast is not None

@@ -341,7 +341,7 @@ def _converter(hint: Any) -> Build | None:
         return None if inner is None else lambda value: None if value is None else inner(value)
     if origin is tuple:
         item = _converter(typing.get_args(hint)[0])
-        return None if item is None else lambda value: tuple(map(item, value))
+        return None if item is None else lambda value: tuple([item(v) for v in value])
     if isinstance(hint, type) and issubclass(hint, Mirror):
         return _builder(hint)
     return None

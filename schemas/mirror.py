@@ -347,15 +347,19 @@ def _converter(hint: Any) -> Build | None:
     return None
 
 
-_set = object.__setattr__
+_new = object.__new__  # pydantic models define no ``__new__``
+_set_dict = object.__setattr__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__  # the slots themselves
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 def _trusted(model: type[BaseModel], values: dict[str, Any]) -> BaseModel:
     """An instance of ``model`` holding ``values`` (already valid), as pydantic's validator would
     leave it (``model_construct`` does the same, but is as slow as validation)."""
-    instance = model.__new__(model)
-    _set(instance, "__dict__", values)
-    _set(instance, "__pydantic_fields_set__", set(values))
-    _set(instance, "__pydantic_extra__", None)
-    _set(instance, "__pydantic_private__", None)
+    instance: BaseModel = _new(model)
+    _set_dict(instance, "__dict__", values)
+    _set_fields_set(instance, set(values))
+    _set_extra(instance, None)
+    _set_private(instance, None)
     return instance

@@ -277,3 +277,89 @@ class FastDecoder:
             if value is not None and (value.tzinfo is not UTC or not EARLIEST <= value < LATEST):
                 return None
         return row
+
+
+class ModelDecoder:
+    """Decodes the wire bytes of ``models`` (those :func:`supports`) straight into the models
+    themselves, through their mirrors: what ``codec.decode`` gives for the same bytes, faster.
+
+    The model is built from the mirror's values without validating them again (the mirror did;
+    see the module's contract). It equals ``codec.decode``'s: same class, the same values in
+    ``__dict__`` in field order, parts as their own models, no extra, no private values; only
+    ``model_fields_set`` differs (every field, as if all were given), which no encoding uses
+    but ``exclude_unset``.
+    """
+
+    def __init__(self, models: Iterable[type[Event]]) -> None:
+        self._fast = FastDecoder(models)
+        self._build = {mirror: _builder(mirror) for mirror in (mirror_of(m) for m in self._fast.models)}  # type: ignore[arg-type]
+
+    def decode(self, data: bytes) -> Event | None:
+        """The model of ``data``, or None when the mirror is not sure (decode with ``codec.decode`` then).
+
+        Never raises."""
+        row = self._fast.decode(data)
+        if row is None:
+            return None
+        event: Event = self._build[type(row)](row)
+        return event
+
+
+Build = Callable[[Any], Any]
+"""Turns a decoded mirror value (a mirror, a tuple of them, None) into the model's value."""
+
+
+@functools.cache
+def _builder(mirror: type[Mirror]) -> Build:
+    """The builder of ``mirror.MODEL`` instances from ``mirror`` instances (built once per mirror)."""
+    model = mirror.MODEL
+    if model.__private_attributes__ or model.model_config.get("extra") == "allow":
+        raise Unsupported(f"{model.__name__} keeps private or extra values")
+    hints = {f.name: f.type for f in msgspec.structs.fields(mirror)}
+    parts = tuple((name, convert) for name in model.model_fields if (convert := _converter(hints[name])) is not None)
+    extra = SCHEMA_BY_NAME in hints  # an event mirror's field that is not the model's
+    as_dict = msgspec.structs.asdict  # the mirror's fields in order: the model's, and ``extra`` second
+
+    def build(row: Mirror) -> BaseModel:
+        values = as_dict(row)
+        if extra:
+            del values[SCHEMA_BY_NAME]
+        for name, convert in parts:
+            values[name] = convert(values[name])
+        return _trusted(model, values)
+
+    return build
+
+
+def _converter(hint: Any) -> Build | None:
+    """How a mirror field's value becomes the model's (None: it is the same value)."""
+    origin = typing.get_origin(hint)
+    if origin is Annotated:
+        return _converter(typing.get_args(hint)[0])
+    if origin in (typing.Union, types.UnionType):
+        (inner,) = (_converter(a) for a in typing.get_args(hint) if a is not type(None))
+        return None if inner is None else lambda value: None if value is None else inner(value)
+    if origin is tuple:
+        item = _converter(typing.get_args(hint)[0])
+        return None if item is None else lambda value: tuple([item(v) for v in value])
+    if isinstance(hint, type) and issubclass(hint, Mirror):
+        return _builder(hint)
+    return None
+
+
+_new = object.__new__  # pydantic models define no ``__new__``
+_set_dict = object.__setattr__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__  # the slots themselves
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+
+
+def _trusted(model: type[BaseModel], values: dict[str, Any]) -> BaseModel:
+    """An instance of ``model`` holding ``values`` (already valid), as pydantic's validator would
+    leave it (``model_construct`` does the same, but is as slow as validation)."""
+    instance: BaseModel = _new(model)
+    _set_dict(instance, "__dict__", values)
+    _set_fields_set(instance, set(values))
+    _set_extra(instance, None)
+    _set_private(instance, None)
+    return instance

@@ -104,6 +104,10 @@ class Situation:
     destructive_doubt: bool = False
     """The contract names no cause to touch this job, but the evidence is not one of its listed
     corrected errors either: a destructive decision is a ``doubt``, not a violation."""
+    broken: bool = True
+    """False when the job itself is fine (a lemon node under a running job): a refused node action
+    then owes only ``notify`` ('a refusal never leaves a *broken* job alone'); a job-wide fallback
+    would be destructive."""
     guard_scale: tuple[int, int] | None = None
     """(nodes in the job, nodes the job loses in the hour) when the situation probes the per-job
     guard ('at most N nodes (or P%, scaled to the job's size) ... per job per hour'); N and P are
@@ -119,7 +123,7 @@ class Situation:
                            "rule": n.rule} for n in self.needs],
                 "stop_attempts": sorted(self.stop_attempts), "resubmit_attempts": sorted(self.resubmit_attempts),
                 "no_checkpoint": self.no_checkpoint, "checkpoint_doubt": self.checkpoint_doubt, "events": self.events,
-                "forbid": sorted(self.forbid), "destructive_doubt": self.destructive_doubt, "guard_scale": self.guard_scale}
+                "forbid": sorted(self.forbid), "destructive_doubt": self.destructive_doubt, "broken": self.broken, "guard_scale": self.guard_scale}
 
 
 @dataclass(frozen=True)
@@ -199,7 +203,7 @@ def _need_verdict(s: Situation, need: Need, decisions: Sequence[Json]) -> Findin
     refused = [d for d in decisions if _satisfies(d, need) and _refused(d)]
     done_actions = {d["action"] for d in decisions if not _refused(d)}
     fallback = done_actions & {"restart_in_place", "resubmit_job"}
-    if refused and fallback and "notify" in done_actions:
+    if refused and "notify" in done_actions and (fallback or not s.broken):
         return Finding("guarded", "guard_refused_with_fallback", s.name, s.job_id,
                        f"{label} refused by {refused[0].get('guard')}; fallback {sorted(fallback)} + notify", refused[0])
     if refused:

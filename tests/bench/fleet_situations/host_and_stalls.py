@@ -34,7 +34,7 @@ from tests.bench.fleet_situations.base import (
     xid_failure,
     xid_windows,
 )
-from tests.bench.fleet_situations.round3_base import R_CHECKPOINT, checkpoint_times, xid154_line
+from tests.bench.fleet_situations.round3_base import R_CHECKPOINT, checkpoint_times, stalled_windows, xid154_line
 
 R_ANY_NODE = "the node's own fault (explicit: block_scope cluster) or its hang (implicit: block_scope task)"
 
@@ -145,7 +145,7 @@ def lockup(slot: Slot) -> tuple[JobRun, Situation]:
     return job, Situation("lockup", job.job_id, f"{node} ranks {ranks[0]}-{ranks[-1]} stop, watchdog={duration}",
                           slot.nodes, culprits=frozenset({node}),
                           needs=[Need("replace_nodes", R_ANY_NODE, frozenset({node}), None, 0)],
-                          no_checkpoint=[span(job, at)], events=[f"{node} ranks stop t={at:.0f}s", *said])
+                          events=[f"{node} ranks stop t={at:.0f}s", *said], **stalled_windows(job, at, slot.step_s))
 
 
 def lockup_benign(slot: Slot) -> tuple[JobRun, Situation]:
@@ -160,7 +160,7 @@ def lockup_benign(slot: Slot) -> tuple[JobRun, Situation]:
         job.log(at, None, node, "kernel", text)
         said.append(f"{node} t={at:.0f}s {text[:90]}")
     return job, Situation("lockup_benign", job.job_id, f"{len(said)} line(s) on {node}", slot.nodes,
-                          destructive_doubt=True, events=said)
+                          destructive_doubt=True, culprits=frozenset({node}), events=said)
 
 
 def hang_one_node(slot: Slot) -> tuple[JobRun, Situation]:
@@ -241,7 +241,8 @@ def checkpoint_futile(slot: Slot) -> tuple[JobRun, Situation]:
     return job, Situation("checkpoint_futile", job.job_id, f"{node} stops t={t0:.0f}s, then {text[:60]}", slot.nodes,
                           culprits=frozenset({node}),
                           needs=[Need("replace_nodes", R_ANY_NODE, frozenset({node}), None, 0)],
-                          no_checkpoint=[span(job, t0)], events=[f"{node} ranks stop t={t0:.0f}s", f"t={at:.0f}s {text}"])
+                          events=[f"{node} ranks stop t={t0:.0f}s", f"t={at:.0f}s {text}"],
+                          **stalled_windows(job, t0, slot.step_s))
 
 
 def node_storm(slot: Slot) -> tuple[JobRun, Situation]:

@@ -55,7 +55,7 @@ def lemon(slot: Slot) -> tuple[JobRun, Situation]:
     said = [f"{node}: {count} corrected errors ({', '.join(kinds)}) between t=120s and t=1650s"]
     return job, Situation("lemon_node", job.job_id, said[0], slot.nodes, culprits=frozenset({node}),
                           needs=[Need("drain_reboot_nodes", R_LEMON, frozenset({node})), Need("notify", R_LEMON)],
-                          forbid=NO_JOB_HARM, events=said)
+                          forbid=NO_JOB_HARM, broken=False, events=said)
 
 
 def xid154(slot: Slot) -> tuple[JobRun, Situation]:

@@ -81,3 +81,11 @@ def checkpoint_times(job: JobRun, lo_s: float, hi_s: float) -> list[float]:
                 out.append(s)
     return sorted(out)
 
+
+def stalled_windows(job: JobRun, stop_s: float, step_s: float) -> Json:
+    """Checkpoint windows when training stops at ``stop_s``: until 'a step done within max(60 s,
+    5 x median step time)' no longer holds the contract still calls the job progressing (a
+    checkpoint_now is a doubt there, the hang not being visible yet); after it, 'never for a hang'."""
+    grace = stop_s + max(60.0, 5 * step_s)
+    return {"no_checkpoint": [(iso(job.at(grace)), "9999")],
+            "checkpoint_doubt": [(iso(job.at(stop_s)), iso(job.at(grace)))]}

@@ -68,7 +68,8 @@ class ClusterState:
     job_wide: dict[str, int] = field(default_factory=dict)
     """job_id -> latest attempt for which a job-wide action (restart, resubmit, stop) passed."""
     restarts: dict[str, int] = field(default_factory=dict)
-    """job_id -> attempt of the latest ``restart_in_place`` that passed."""
+    """job_id -> attempt of the latest ``restart_in_place`` that passed, until a later attempt of
+    the job reports ``running`` (the restart brought it back)."""
     fallbacks: dict[str, str] = field(default_factory=dict)
     """job_id -> joined cause ids of the latest refusal that got a fallback (one per cause)."""
 

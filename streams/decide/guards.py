@@ -23,10 +23,13 @@ a blocked node came back). For every proposed decision it emits, in this order o
 A refusal never leaves a broken job alone: after a refused copy (3 with another job's block,
 5, 6) comes the strongest job-wide action that removes no node, guard rule
 ``refused_fallback`` (not refused): ``restart_in_place``, or ``resubmit_job`` when a restart in
-place already passed for an earlier attempt of the job (it did not cure it), plus a ``notify``
-for a human. No fallback action when a job-wide action already passed for the attempt (only the
-``notify``), and one fallback per refused cause (a refused ``replace_nodes`` and its
-``drain_reboot_nodes`` companion get one).
+place already passed for an earlier attempt of the job and no later attempt has run since (it
+did not bring the job back), plus a ``notify`` for a human. A later attempt's ``running`` event
+clears that restart: a new refusal after it restarts in place again (brief D3, finding B). No
+fallback action when a job-wide action already passed for the attempt, nor when the refused
+decision takes a node from under a job that is not broken (``NOT_BROKEN_RULES``: a lemon node's
+drain; brief D3, finding A): only the ``notify``. One fallback per refused cause (a refused
+``replace_nodes`` and its ``drain_reboot_nodes`` companion get one).
 
 A guarded decision's id is ``derived_id("decision", job_id, proposed_id, "guard", rule)``, a
 fallback's ``derived_id("decision", job_id, proposed_id, "fallback", action)`` and an added
@@ -43,6 +46,7 @@ from typing import Any
 from schemas import Decision, Event, Guard, JobEvent, derived_id
 from schemas.derived import Action
 from streams.decide.guard_state import Block, ClusterState, NodeRecord
+from streams.decide.rules import RULE_LEMON
 from streams.decide.settings import GuardSettings
 from streams.decide.state import need_iso
 
@@ -57,6 +61,9 @@ RULE_CLUSTER_ALERT = "cluster_blast_radius_alert"
 RULE_FALLBACK = "refused_fallback"
 
 JOB_WIDE: frozenset[str] = frozenset({"restart_in_place", "resubmit_job", "stop_job"})
+NOT_BROKEN_RULES: frozenset[str] = frozenset({RULE_LEMON})
+"""Policy rules that take a node from under a job that still works (the job is not broken): a
+refusal of them gets only the ``notify``; a job-wide fallback would harm a healthy job."""
 
 
 class GuardDetector:
@@ -104,6 +111,9 @@ class GuardDetector:
     def _on_job_event(self, state: ClusterState, event: JobEvent) -> None:
         if event.kind in ("finished", "cancelled"):
             state.forget_job(event.job_id)
+        restarted = state.restarts.get(event.job_id)
+        if event.kind == "running" and restarted is not None and event.attempt > restarted:
+            del state.restarts[event.job_id]  # the restart brought the job back: it did not fail
         if event.placement:
             state.job_sizes[event.job_id] = len({p.node_id for p in event.placement})
         for placed in event.placement:
@@ -166,7 +176,7 @@ class GuardDetector:
         state.fallbacks[d.job_id] = causes
         detail = f"{d.action} {', '.join(d.nodes)} refused ({why})"
         out: list[Decision] = []
-        if state.job_wide.get(d.job_id, -1) < d.attempt:
+        if state.job_wide.get(d.job_id, -1) < d.attempt and d.policy_rule not in NOT_BROKEN_RULES:
             restarted = state.restarts.get(d.job_id)
             action: Action = "resubmit_job" if restarted is not None and restarted < d.attempt else "restart_in_place"
             out.append(_job_wide_fallback(d, action, detail))

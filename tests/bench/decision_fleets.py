@@ -29,7 +29,7 @@ from pathlib import Path
 
 from tests.bench.fleet_jobs import JobRun, Json, iso, parse
 from tests.bench.fleet_oracle import Situation, score
-from tests.bench.fleet_situations import SITUATIONS, SUPPLEMENT, Builder, Slot
+from tests.bench.fleet_situations import ROUND3, SITUATIONS, SUPPLEMENT, Builder, Slot
 
 SIZES = (1, 2, 2, 3, 4, 4, 6, 8, 8, 12, 16)
 BIG_SIZES = (24, 32, 48, 64)
@@ -104,15 +104,24 @@ def _brief(kind: str, e: Json) -> Json:
     return {k: e.get(k) for k in keep}
 
 
-def evaluate(seed: int, fleets: int, out: Path, score_only: bool = False, supplement: bool = False) -> list[Json]:
+TABLES: dict[str, tuple[dict[str, tuple[Builder, int]], int]] = {
+    "fleet": (SITUATIONS, 1), "supplement": (SUPPLEMENT, 4), "round3": (ROUND3, 1)}
+"""Which table a run uses (its file stem) -> (the table, how many jobs per situation per fleet)."""
+
+
+def evaluate(seed: int, fleets: int, out: Path, score_only: bool = False, supplement: bool = False,
+             kind: str | None = None) -> list[Json]:
     """Build, replay and score ``fleets`` fleets of ``seed``; returns one record per situation.
 
     ``score_only``: rebuild the (deterministic) fleets for their expectations and score the
-    replay output already in ``out`` (after an oracle fix), without writing or replaying."""
+    replay output already in ``out`` (after an oracle fix), without writing or replaying.
+    ``kind``: a key of ``TABLES`` (default: ``supplement`` when ``supplement``, else ``fleet``)."""
     records: list[Json] = []
+    kind = kind or ("supplement" if supplement else "fleet")
+    situations, repeat = TABLES[kind]
     for fleet in range(fleets):
-        jobs, sits = build_fleet(seed, fleet, SUPPLEMENT, 4) if supplement else build_fleet(seed, fleet)
-        stem = f"seed{seed}_{'supplement' if supplement else 'fleet'}{fleet}"
+        jobs, sits = build_fleet(seed, fleet, situations, repeat)
+        stem = f"seed{seed}_{kind}{fleet}"
         events, derived = out / f"{stem}.jsonl", out / f"{stem}.out.jsonl"
         count = sum(len(j.events) for j in jobs) if score_only else write_events(jobs, events)
         summary = "scored the existing replay output" if score_only else replay(events, derived)
@@ -157,6 +166,19 @@ def table(records: list[Json]) -> str:
     return "\n".join(lines)
 
 
+def guard_note(records: list[Json]) -> str:
+    """Per fleet (one cluster): nodes blocked cluster-wide and refusals, to read the blast-radius
+    guard against 'at most N nodes (or P%) ... per cluster per hour' (N, P configurable)."""
+    lines = []
+    for key in sorted({(r["seed"], r["fleet"]) for r in records}):
+        ds = [d for r in records if (r["seed"], r["fleet"]) == key for d in r["decisions"]]
+        blocked = sorted({n for d in ds if d["action"] == "replace_nodes" and d.get("block_scope") == "cluster"
+                          and not (d.get("guard") or {}).get("refused") for n in d.get("nodes") or []})
+        refused = Counter(str((d.get("guard") or {}).get("rule")) for d in ds if (d.get("guard") or {}).get("refused"))
+        lines.append(f"guards seed {key[0]} fleet {key[1]}: {len(blocked)} nodes blocked cluster-wide, refusals {dict(refused)}")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     """CLI entry: ``--seed N --fleets K [--out DIR]``; prints the table, writes ``seed<N>.json``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
@@ -166,11 +188,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--score-only", action="store_true", help="re-score the replay output already in --out")
     parser.add_argument("--supplement", action="store_true",
                         help="fleets of the supplementary situations (port counters only, fabric), 4 jobs each")
+    parser.add_argument("--round3", action="store_true", help="fleets of the round-3 situations (brief D3)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    records = evaluate(args.seed, args.fleets, args.out, args.score_only, args.supplement)
-    (args.out / f"seed{args.seed}{'_supplement' if args.supplement else ''}.json").write_text(json.dumps(records, indent=1, default=str), encoding="utf-8")
+    kind = "round3" if args.round3 else "supplement" if args.supplement else "fleet"
+    records = evaluate(args.seed, args.fleets, args.out, args.score_only, kind=kind)
+    suffix = "" if kind == "fleet" else f"_{kind}"
+    (args.out / f"seed{args.seed}{suffix}.json").write_text(json.dumps(records, indent=1, default=str), encoding="utf-8")
     print(table(records))
+    print(guard_note(records))
     return 0
 
 

@@ -56,6 +56,21 @@ POOLS: dict[str, Pool] = {
     "process_crash": Pool("process_crash", r"terminate called|Aborted|memory corruption", ("training",)),
     "illegal_memory": Pool("cuda_illegal_memory_access", r"illegal memory access", ("training",)),
     "cuda_oom": Pool("cuda_oom", r"out of memory", ("training",)),
+    # brief D3 (round 3)
+    "xid120": Pool("gpu_gsp_error", r"\): 120,", ("kernel",)),
+    "gsp_heartbeat": Pool("gpu_gsp_timeout", r"(?i)heartbeat timed out|GSP Timeout|rpcRecvPoll timedout", ("kernel",)),
+    "nvlink_fatal": Pool("gpu_nvlink", r"\bFatal\b", ("kernel",)),
+    "nvlink_nonfatal": Pool("gpu_nvlink", r"Non-?fatal", ("kernel",)),
+    "nvlink_cuda": Pool("gpu_nvlink", r"NVLink|NvLink", ("training",)),
+    "hca_kernel": Pool("ib_hca_fault", r"timeout|No done completion|insufficient power|Failed to process", ("kernel",)),
+    "hca_nccl": Pool("ib_hca_fault", r"catastrophic", ("nccl",)),
+    "lockup": Pool("kernel_lockup", r"soft lockup|blocked for more than", ("kernel",)),
+    "host_oom": Pool("oom_killer", r"Killed process \d+ \(python|invoked oom-killer", ("kernel",)),
+    "oom_slurm": Pool("oom_killer", r"oom_kill event|Out Of Memory", ("system",)),
+    "storage_fs": Pool("storage_remote_fs", r"not responding|Lustre", ("kernel",)),
+    "storage_write": Pool("storage_io", r"PytorchStreamWriter|Input/output error|dist_checkpointing", ("training",)),
+    "device_unhealthy": Pool("gpu_device_unhealthy", r"unhealthy", ("system",)),
+    "xid_engine": Pool("gpu_graphics_engine_fault", r"\): (13|31|43),", ("kernel",)),
 }
 """Pool name -> the corpus lines it draws from."""
 

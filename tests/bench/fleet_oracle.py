@@ -34,6 +34,15 @@ resubmit_job after a failed restart, plus notify"): that is reported as ``guarde
   CUDA errors on peers) are its cascade and never drive a decision alone"), except in a fabric
   fault (``cascade_is_evidence``: NCCL errors on many nodes are the fabric row's own evidence).
 
+Added by brief D3 (round 3, written blind): ``action_forbidden_by_row`` (forbidden: an action the
+situation's row rules out although a culprit exists, e.g. replacing a lemon node, which is only
+drained), ``refusal_without_fallback`` (missing: a guard refused a required node action and the
+job did not get "the strongest job-wide action that removes no node ... plus notify"; a refusal
+with the fallback but no ``notify`` is no longer ``guarded``), and the doubts
+``destructive_on_unlisted_evidence`` (a destructive decision on evidence the contract does not
+list, e.g. a non-fatal NVLink error) and ``job_guard_not_scaled`` / ``job_guard_absent`` (the
+per-job guard against "at most N nodes (or P%, scaled to the job's size)").
+
 Reported, not counted: ``doubt`` (the contract is ambiguous; see D2_findings.md), ``extra`` (a decision the contract neither requires nor forbids, e.g.
 ``notify`` anywhere, ``restart_in_place`` after a job failed of an explicit node fault).
 """
@@ -89,6 +98,20 @@ class Situation:
     checkpoint_doubt: list[tuple[str, str]] = field(default_factory=list)
     cascade_is_evidence: bool = False
     """NCCL errors on many nodes are the fabric row's own evidence (a switch fault)."""
+    forbid: frozenset[str] = frozenset()
+    """Actions the situation's row rules out although a culprit exists (brief D3: a lemon node gets
+    ``drain_reboot_nodes`` + ``notify``, nothing that takes it from the running job)."""
+    destructive_doubt: bool = False
+    """The contract names no cause to touch this job, but the evidence is not one of its listed
+    corrected errors either: a destructive decision is a ``doubt``, not a violation."""
+    broken: bool = True
+    """False when the job itself is fine (a lemon node under a running job): a refused node action
+    then owes only ``notify`` ('a refusal never leaves a *broken* job alone'); a job-wide fallback
+    would be destructive."""
+    guard_scale: tuple[int, int] | None = None
+    """(nodes in the job, nodes the job loses in the hour) when the situation probes the per-job
+    guard ('at most N nodes (or P%, scaled to the job's size) ... per job per hour'); N and P are
+    configurable, so what the guard did is reported as a ``doubt`` only."""
     events: list[str] = field(default_factory=list)
     """Summaries of the injected events that should drive (or must not drive) a decision."""
 
@@ -99,7 +122,8 @@ class Situation:
                 "needs": [{"action": n.action, "nodes": sorted(n.nodes), "scope": n.scope, "attempt": n.attempt,
                            "rule": n.rule} for n in self.needs],
                 "stop_attempts": sorted(self.stop_attempts), "resubmit_attempts": sorted(self.resubmit_attempts),
-                "no_checkpoint": self.no_checkpoint, "checkpoint_doubt": self.checkpoint_doubt, "events": self.events}
+                "no_checkpoint": self.no_checkpoint, "checkpoint_doubt": self.checkpoint_doubt, "events": self.events,
+                "forbid": sorted(self.forbid), "destructive_doubt": self.destructive_doubt, "broken": self.broken, "guard_scale": self.guard_scale}
 
 
 @dataclass(frozen=True)
@@ -127,6 +151,8 @@ def _summary(d: Json) -> str:
 def _forbidden(s: Situation, d: Json) -> tuple[str, str] | None:
     """(cause, detail) when decision ``d`` is forbidden for ``s``; None when allowed."""
     action = d["action"]
+    if action in s.forbid:
+        return "action_forbidden_by_row", f"{action}: the situation's row rules it out ({sorted(s.forbid)})"
     if s.healthy and (action in NODE_ACTIONS or action in JOB_DESTRUCTIVE):
         return "destructive_on_healthy", "TAXONOMY: corrected/contained errors 'never take a node away on their own'; no policy row applies"
     if action in NODE_ACTIONS:
@@ -154,6 +180,8 @@ def _within(t: str, spans: list[tuple[str, str]]) -> bool:
 def _doubt(s: Situation, d: Json) -> str | None:
     if d["action"] == "checkpoint_now" and _within(d["issued_at"], s.checkpoint_doubt):
         return "checkpoint_on_fatal_xid"
+    if s.destructive_doubt and (d["action"] in NODE_ACTIONS or d["action"] in JOB_DESTRUCTIVE):
+        return "destructive_on_unlisted_evidence"
     return None
 
 
@@ -173,10 +201,16 @@ def _need_verdict(s: Situation, need: Need, decisions: Sequence[Json]) -> Findin
                            done[0])
         return None
     refused = [d for d in decisions if _satisfies(d, need) and _refused(d)]
-    fallback = {d["action"] for d in decisions if not _refused(d)} & {"restart_in_place", "resubmit_job"}
-    if refused and fallback:
+    done_actions = {d["action"] for d in decisions if not _refused(d)}
+    fallback = done_actions & {"restart_in_place", "resubmit_job"}
+    if refused and "notify" in done_actions and (fallback or not s.broken):
         return Finding("guarded", "guard_refused_with_fallback", s.name, s.job_id,
-                       f"{label} refused by {refused[0].get('guard')}; fallback {sorted(fallback)}", refused[0])
+                       f"{label} refused by {refused[0].get('guard')}; fallback {sorted(fallback)} + notify", refused[0])
+    if refused:
+        return Finding("missing", "refusal_without_fallback", s.name, s.job_id,
+                       f"{label} refused by {refused[0].get('guard')}; got {sorted(done_actions)}: a refusal owes "
+                       "'the strongest job-wide action that removes no node (restart_in_place, or resubmit_job after a "
+                       "failed restart) plus notify'", refused[0])
     return Finding("missing", f"missing_{need.action}", s.name, s.job_id, f"{label} required: {need.rule}")
 
 
@@ -194,7 +228,27 @@ def score(s: Situation, decisions: Sequence[Json]) -> list[Finding]:
             findings.append(Finding("extra", f"extra_{d['action']}", s.name, s.job_id, _summary(d), d))
     findings += [f for f in (_need_verdict(s, n, decisions) for n in s.needs) if f is not None]
     findings += _order(s, decisions)
+    findings += _guard_scale(s, decisions)
     return findings
+
+
+def _guard_scale(s: Situation, decisions: Sequence[Json]) -> list[Finding]:
+    """Doubts on the per-job guard: a big job (>= 16 nodes) refused for losing at most 2 nodes
+    (<= 12.5 %: the limit does not scale with the job), or a small job that lost half its nodes
+    or more in the hour without any refusal (no per-job limit at all)."""
+    if s.guard_scale is None:
+        return []
+    size, lost = s.guard_scale
+    job_refusals = [d for d in decisions if _refused(d) and d["action"] in NODE_ACTIONS
+                    and "job" in str((d.get("guard") or {}).get("rule", ""))]
+    blocked = {n for d in decisions if d["action"] == "replace_nodes" and not _refused(d) for n in d.get("nodes") or []}
+    if size >= 16 and lost <= 2 and job_refusals:
+        return [Finding("doubt", "job_guard_not_scaled", s.name, s.job_id,
+                        f"{size}-node job lost {lost} nodes; refused {_summary(job_refusals[0])}", job_refusals[0])]
+    if size <= 4 and len(blocked) * 2 >= size and len(blocked) >= 2 and not any(_refused(d) for d in decisions):
+        return [Finding("doubt", "job_guard_absent", s.name, s.job_id,
+                        f"{size}-node job: {sorted(blocked)} blocked within the hour, nothing refused")]
+    return []
 
 
 def _order(s: Situation, decisions: Sequence[Json]) -> list[Finding]:

@@ -214,3 +214,27 @@ def test_kernel_line_shipped_45_s_after_the_ranks_errors_still_only_replaces_the
     assert acts(out) == [("replace_nodes", ("n1",), "single_node_error"),
                          ("drain_reboot_nodes", ("n1",), "single_node_error")]
     assert {i.category for i in incidents} == {"gpu_fallen_off_bus"}
+
+
+def test_refused_lemon_drain_only_notifies_the_running_job_is_not_restarted() -> None:
+    """D3 finding A: a lemon node's drain refused by a guard; the job trains on and is not broken,
+    so the refusal gets a notify and no restart_in_place ('a refusal never leaves a broken job alone')."""
+    events: list[Event] = [*running_job(NODES, until=50_000)]
+    events += [kline(200 + 3600 * i, "n2", XID92) for i in range(12)]
+    out = decide_lines(events, until=50_000, guards=GuardSettings(max_nodes_per_job=0, max_job_share=0.0))
+    assert "restart_in_place" not in {d.action for d in out} and "resubmit_job" not in {d.action for d in out}
+    refused = [d for d in out if d.guard and d.guard.refused]
+    assert [(d.action, d.nodes) for d in refused] == [("drain_reboot_nodes", ("n2",))]
+    assert "notify" in {d.action for d in out}
+
+
+def test_refusal_after_a_restart_that_brought_the_job_back_restarts_again() -> None:
+    """D3 finding B: attempt 0's refused replacement got restart_in_place; attempt 1 ran (spare
+    node, steps) and lost another node: that restart did not fail, so the fallback is
+    restart_in_place again, not resubmit_job ('resubmit_job after a failed restart')."""
+    events: list[Event] = [*running_job(NODES, until=190), kline(200, "n1", XID79)]
+    events += [job("restarting", 400, attempt=1), job("scheduled", 405, attempt=1, nodes=("n5", "n2", "n3", "n4")),
+               job("running", 460, attempt=1), *steps(470, 800), kline(810, "n2", XID79_B)]
+    out = decide_lines(events, until=1_000, guards=GuardSettings(max_nodes_per_job=0, max_job_share=0.0))
+    fallbacks = [(d.action, d.attempt) for d in out if d.guard and d.guard.rule == "refused_fallback" and d.action != "notify"]
+    assert fallbacks == [("restart_in_place", 0), ("restart_in_place", 1)]

@@ -6,12 +6,15 @@ keyed by (node, GPU - PCI address or index, rule, Xid, job):
 
 - the first line of a burst is published at once as a ``fault`` with ``count`` 1
   (detection latency matters: decisions act on it);
-- repeats only increment the burst's count;
+- repeats increment the burst's count; each time the count reaches a power of two (2, 4, 8,
+  ...) the SAME ``fault_id`` is published again with the count so far and ``last_seen``: a
+  burst that never falls quiet (a corrected error every 30 s all day) still shows its rate
+  downstream (the policy's lemon-node count), at O(log n) events per burst;
 - a burst closes when its key has been silent for more than ``quiet_s``: at the first later
   ``log_line`` of the same state key, at :meth:`ClassifyDetector.flush`, or when the
   open-burst cap forces out the least recently seen one. On closing, the SAME ``fault_id``
-  is published again with the final ``count`` and ``last_seen`` - only if the burst folded
-  more than one line (a single-line burst's first event is already final).
+  is published again with the final ``count`` and ``last_seen`` - only if it folded lines
+  since its last publication (a single-line burst's first event is already final).
 
 Escalation: a job-blamed Xid (13/31/43/69 class) on one node whose burst is the
 ``escalation_bursts``-th within ``escalation_horizon_s`` is blamed on the node.
@@ -42,6 +45,8 @@ class Burst:
     fault: Fault
     count: int
     last_seen: datetime
+    issued: int = 1
+    """The count of the burst's latest publication."""
 
 
 @dataclass(slots=True)
@@ -87,6 +92,8 @@ class ClassifyDetector:
         if burst is not None:
             burst.count += 1
             burst.last_seen = max(burst.last_seen, event.event_time)
+            if burst.count & (burst.count - 1) == 0:  # a power of two: the count so far goes out
+                outputs.append(_reissue(burst))
             return state, outputs
         outputs.append(self._open(state, key, event, found))
         outputs += self._enforce_cap(state)
@@ -105,7 +112,8 @@ class ClassifyDetector:
         """JSON-ready state: bursts with their announced fault, and the escalation history."""
         return {
             "bursts": [
-                {"key": k, "fault": b.fault.to_wire(), "count": b.count, "last_seen": b.last_seen.isoformat()}
+                {"key": k, "fault": b.fault.to_wire(), "count": b.count, "last_seen": b.last_seen.isoformat(),
+                 "issued": b.issued}
                 for k, b in state.bursts.items()
             ],
             "history": {k: [t.isoformat() for t in times] for k, times in state.history.items()},
@@ -116,7 +124,8 @@ class ClassifyDetector:
         state = ClassifyState()
         for item in data.get("bursts", []):
             fault = Fault.model_validate(item["fault"])
-            state.bursts[item["key"]] = Burst(fault, int(item["count"]), datetime.fromisoformat(item["last_seen"]))
+            state.bursts[item["key"]] = Burst(fault, int(item["count"]), datetime.fromisoformat(item["last_seen"]),
+                                              int(item.get("issued", 1)))  # absent from older states
         for key, times in data.get("history", {}).items():
             state.history[key] = [datetime.fromisoformat(t) for t in times]
         state.sweep_after = _sweep_after(state, self._quiet)
@@ -203,9 +212,14 @@ def gpu_locator(found: Classification) -> str | None:
 
 
 def _close(burst: Burst) -> Fault | None:
-    """The re-issued fault with the final count, or ``None`` when nothing was folded."""
-    if burst.count <= 1:
-        return None
+    """The re-issued fault with the final count, or ``None`` when nothing was folded since the
+    burst's last publication."""
+    return None if burst.count <= burst.issued else _reissue(burst)
+
+
+def _reissue(burst: Burst) -> Fault:
+    """The burst's fault again (same id) with its count and ``last_seen`` so far."""
+    burst.issued = burst.count
     return burst.fault.model_copy(
         update={"count": burst.count, "last_seen": burst.last_seen, "event_time": burst.last_seen}
     )

@@ -135,11 +135,13 @@ class PolicyDetector:
             state.restart = None
 
     def _remember_fault(self, state: JobState, fault: Fault) -> None:
-        if fault.fault_id in state.faults:
+        known = state.faults.get(fault.fault_id)
+        if known is not None:  # the same burst published again: only its count grew
+            known.count = max(known.count, fault.count)
             return
         state.faults[fault.fault_id] = FaultInfo(
             fault.category, fault.level, fault.blame, fault.node_id, severity.action_of(fault),
-            severity.tier_of(fault), fault.xid, fault.first_seen, fault.family)
+            severity.tier_of(fault), fault.xid, fault.first_seen, fault.family, fault.count)
         horizon = fault.event_time - timedelta(seconds=self.settings.fault_memory_s)
         old = [k for k, f in state.faults.items() if f.first_seen < horizon]
         old += list(state.faults)[: max(0, len(state.faults) - len(old) - self.settings.max_faults)]
@@ -198,13 +200,22 @@ class PolicyDetector:
             return []
         prev = state.incidents.get(incident.incident_id)
         if prev and prev.root == incident.root_cause and set(incident.nodes) <= set(prev.nodes):
-            return []
+            return self._recount(state, incident)
         grown = prev is not None and prev.root == incident.root_cause
         self._remember_incident(state, incident)
         root = rules.root_info(state, incident)
         plans = rules.plans_for_incident(state, incident, root, grown, self.settings)
         can_checkpoint = not severity.loses_gpu(root.category, root.xid) and not self._died(state, incident)
         return self._emit(state, plans, incident.attempt, incident.event_time, incident.cluster, can_checkpoint)
+
+    def _recount(self, state: JobState, incident: Incident) -> list[Decision]:
+        """An incident re-issued unchanged but for its ``last_seen``: a corrected/contained root
+        cause's burst grew, so its errors are counted again against its nodes (lemon nodes)."""
+        root = rules.root_info(state, incident)
+        if root.tier not in (severity.TIER_NOTE, severity.TIER_CONTAINED):
+            return []
+        plans = rules.minor_plans(state, incident, root, self.settings)
+        return self._emit(state, plans, incident.attempt, incident.event_time, incident.cluster, False)
 
     def _remember_incident(self, state: JobState, incident: Incident) -> None:
         at = incident.event_time

@@ -98,7 +98,7 @@ def plans_for_incident(state: JobState, incident: Incident, root: FaultInfo, gro
                        cfg: PolicySettings) -> list[Plan]:
     """The plans for a new incident, a new root cause, or (``grown``) new nodes of its root tier."""
     if root.tier in (severity.TIER_NOTE, severity.TIER_CONTAINED):
-        return _minor(state, incident, root, cfg)
+        return minor_plans(state, incident, root, cfg)
     if root.tier == severity.TIER_PRIMARY:
         return _primary(state, incident, root, grown)
     if root.tier in (severity.TIER_JOB, severity.TIER_WEAK_JOB):
@@ -195,15 +195,20 @@ def _single_node(state: JobState, incident: Incident, root: FaultInfo, node: str
             Plan("drain_reboot_nodes", RULE_NODE_ERROR, reason, (node,), "cluster")]
 
 
-def _minor(state: JobState, incident: Incident, root: FaultInfo, cfg: PolicySettings) -> list[Plan]:
+def minor_plans(state: JobState, incident: Incident, root: FaultInfo, cfg: PolicySettings) -> list[Plan]:
+    """A corrected/contained root cause counts its errors (its burst's lines so far) against
+    its nodes; ``lemon_threshold`` of them within ``lemon_window_s`` make a node a lemon:
+    ``drain_reboot_nodes`` + ``notify``, once per window. Called again when the incident is
+    re-issued with the same root (its burst's count grew: a burst that never falls quiet)."""
     at = root.first_seen
     plans: list[Plan] = []
     for node in incident.nodes or ((root.node_id,) if root.node_id else ()):
-        counted = _count_minor(state, node, incident.root_cause or incident.incident_id, at, cfg)
-        if len(counted) < cfg.lemon_threshold or _reported(state, node, at, cfg):
+        counted = _count_minor(state, node, incident.root_cause or incident.incident_id, root.count, at, cfg)
+        errors = sum(state.minor_counts.get(k, 1) for k in counted)
+        if errors < cfg.lemon_threshold or _reported(state, node, at, cfg):
             continue
         state.lemons[node] = at.isoformat()
-        summary = (f"{len(counted)} corrected/contained errors on {node} within "
+        summary = (f"{errors} corrected/contained errors on {node} within "
                    f"{cfg.lemon_window_s:g} s: a lemon node, drain and reboot it")
         reason = _reason(root.category, tuple(sorted(counted)), summary)
         plans += [Plan("drain_reboot_nodes", RULE_LEMON, reason, (node,), "cluster"),
@@ -211,10 +216,17 @@ def _minor(state: JobState, incident: Incident, root: FaultInfo, cfg: PolicySett
     return plans
 
 
-def _count_minor(state: JobState, node: str, fault_id: str, at: datetime, cfg: PolicySettings) -> list[str]:
+def _count_minor(state: JobState, node: str, fault_id: str, count: int, at: datetime,
+                 cfg: PolicySettings) -> list[str]:
+    """Record ``fault_id`` (``count`` errors so far) against ``node``; the node's faults within
+    the lemon window (older ones are forgotten, their counts too)."""
     horizon = at - timedelta(seconds=cfg.lemon_window_s)
-    seen = {k: v for k, v in state.minor.get(node, {}).items() if need_iso(v) > horizon}
-    seen[fault_id] = at.isoformat()
+    old = state.minor.get(node, {})
+    seen = {k: v for k, v in old.items() if need_iso(v) > horizon}
+    seen.setdefault(fault_id, at.isoformat())
+    for gone in set(old) - set(seen):
+        state.minor_counts.pop(gone, None)
+    state.minor_counts[fault_id] = max(count, state.minor_counts.get(fault_id, 1))
     state.minor[node] = seen
     return list(seen)
 

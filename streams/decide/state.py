@@ -74,6 +74,8 @@ class FaultInfo:
     xid: int | None
     first_seen: datetime
     family: str = ""
+    count: int = 1
+    """Lines the fault's burst folded so far (its latest publication's ``count``)."""
 
     @property
     def link(self) -> bool:
@@ -83,13 +85,13 @@ class FaultInfo:
     def dump(self) -> list[Any]:
         """JSON-ready data of this fault."""
         return [self.category, self.level, self.blame, self.node_id, self.action, self.tier,
-                self.xid, iso(self.first_seen), self.family]
+                self.xid, iso(self.first_seen), self.family, self.count]
 
     @classmethod
     def load(cls, data: list[Any]) -> FaultInfo:
         """The fault :meth:`dump` saved."""
         return cls(data[0], data[1], data[2], data[3], data[4], int(data[5]), data[6], need_iso(data[7]),
-                   data[8])
+                   data[8], int(data[9]) if len(data) > 9 else 1)  # no count in older states
 
 
 @dataclass
@@ -135,6 +137,8 @@ class JobState:
     """incident_id -> the view last acted on."""
     minor: dict[str, dict[str, str]] = field(default_factory=dict)
     """node -> {fault_id: ISO first_seen} of corrected/contained errors within the lemon window."""
+    minor_counts: dict[str, int] = field(default_factory=dict)
+    """fault_id -> lines its burst folded, for the faults of ``minor`` (the lemon count is of errors)."""
     lemons: dict[str, str] = field(default_factory=dict)
     """node -> ISO time it was last reported as a lemon node."""
     acted_nodes: dict[str, int] = field(default_factory=dict)
@@ -162,6 +166,7 @@ class JobState:
             "faults": {k: v.dump() for k, v in self.faults.items()},
             "incidents": {k: v.dump() for k, v in self.incidents.items()},
             "minor": {k: dict(v) for k, v in self.minor.items()}, "lemons": dict(self.lemons),
+            "minor_counts": dict(self.minor_counts),
             "acted_nodes": dict(self.acted_nodes),
             "job_action_attempt": self.job_action_attempt,
             "job_roots": {str(k): dict(v) for k, v in self.job_roots.items()},
@@ -184,6 +189,7 @@ class JobState:
             faults={k: FaultInfo.load(v) for k, v in data["faults"].items()},
             incidents={k: Acted.load(v) for k, v in data["incidents"].items()},
             minor={k: dict(v) for k, v in data["minor"].items()}, lemons=dict(data["lemons"]),
+            minor_counts={k: int(v) for k, v in data.get("minor_counts", {}).items()},  # absent from older states
             acted_nodes={k: int(v) for k, v in data["acted_nodes"].items()},
             job_action_attempt=data["job_action_attempt"],
             job_roots={int(k): dict(v) for k, v in data["job_roots"].items()},

@@ -39,8 +39,11 @@ def run(detector: ClassifyDetector, events: Iterable[Event], state: ClassifyStat
 def test_100k_repeated_xid_lines_fold_into_one_fault(detector: ClassifyDetector) -> None:
     events = (kernel(XID13.format(pid=1000 + i % 13), T0 + timedelta(milliseconds=2 * i), n=i) for i in range(100_000))
     state, out = run(detector, events)
-    assert len(out) == 1 and out[0].count == 1  # announced at once
+    assert out[0].count == 1  # announced at once
     assert isinstance(out[0], Fault)
+    # then the same fault again each time the count doubles: 2, 4, ..., 65,536 (O(log n) events)
+    assert [f.count for f in out] == [1] + [2**k for k in range(1, 17)]  # type: ignore[attr-defined]
+    assert {f.fault_id for f in out} == {out[0].fault_id}  # type: ignore[attr-defined]
     state, closed = detector.flush(state, END_OF_INPUT)
     assert len(closed) == 1
     final = closed[0]
@@ -63,16 +66,16 @@ def test_quiet_gap_closes_burst_and_opens_a_new_one(detector: ClassifyDetector) 
     lines = [kernel(XID13.format(pid=1), T0 + timedelta(seconds=s), n=s) for s in (0, 60, 120)]
     later = kernel(XID13.format(pid=2), T0 + timedelta(seconds=120 + 181), n=999)
     _, out = run(detector, [*lines, later])
-    assert [f.count for f in out] == [1, 3, 1]
-    assert out[0].fault_id == out[1].fault_id != out[2].fault_id
-    assert out[1].last_seen == T0 + timedelta(seconds=120)
+    assert [f.count for f in out] == [1, 2, 3, 1]  # announced, the count at 2, closed at 3, a new one
+    assert out[0].fault_id == out[1].fault_id == out[2].fault_id != out[3].fault_id
+    assert out[2].last_seen == T0 + timedelta(seconds=120)
 
 
 def test_repeats_within_quiet_window_keep_folding(detector: ClassifyDetector) -> None:
     # 170 s gaps never reach the 180 s quiet period: one burst however long it lasts.
     lines = [kernel(XID13.format(pid=1), T0 + timedelta(seconds=170 * i), n=i) for i in range(20)]
     state, out = run(detector, lines)
-    assert len(out) == 1
+    assert [f.count for f in out] == [1, 2, 4, 8, 16] and len({f.fault_id for f in out}) == 1
     _, closed = detector.flush(state, END_OF_INPUT)
     assert [f.count for f in closed if isinstance(f, Fault)] == [20]
 
@@ -155,7 +158,7 @@ def test_dump_load_round_trip_behaves_identically(detector: ClassifyDetector) ->
     _, out_a = run(detector, tail, state)
     _, out_b = run(detector, tail, restored)
     assert [f.to_wire() for f in out_a] == [f.to_wire() for f in out_b]
-    assert [f.count for f in out_a] == [10, 1]
+    assert [f.count for f in out_a] == [10, 1, 2]  # the old burst closed; the new one announced, then at 2
     assert out_a[1].blame == "node"  # the escalation history survived the round trip
 
 

@@ -96,6 +96,22 @@ def test_lemon_node_is_drained_once_at_the_threshold() -> None:
     assert out[0].issued_at == at(200 + 3600 * 9) and len(out[0].reason.cause_ids) == 10
 
 
+def test_a_corrected_error_that_never_falls_quiet_still_makes_a_lemon() -> None:
+    """D3 finding D: an EDAC CE line every 30 s is one burst that never closes (3 min quiet); the
+    lemon count is of errors (mcelog's 10 / 24 h), read from the burst's re-issued count."""
+    events: list[Event] = [*running_job(NODES, until=1200)]
+    events += [kline(200 + 30 * i, "n3", MCE_CE) for i in range(30)]
+    out = decide_lines(events, until=1200)
+    assert acts(out) == [("drain_reboot_nodes", ("n3",), "lemon_node"), ("notify", ("n3",), "lemon_node")]
+    assert out[0].issued_at <= at(200 + 30 * 15)  # by the burst's count of 16, not at its close
+
+
+def test_a_few_corrected_errors_in_one_burst_take_no_node() -> None:
+    events: list[Event] = [*running_job(NODES, until=600)]
+    events += [kline(200 + 30 * i, "n3", MCE_CE) for i in range(9)]
+    assert decide_lines(events, until=600) == []
+
+
 def test_one_nodes_port_down_replaces_that_node() -> None:
     events = [*running_job(NODES, until=100), kline(200, "n2", PORT_DOWN),
               *[tline(203 + i, n, i, NCCL_IB, source="nccl") for i, n in enumerate(NODES)]]

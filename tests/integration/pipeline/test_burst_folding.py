@@ -1,4 +1,5 @@
-"""100,000 repeated Xid lines from one GPU fold into one fault with count 100,000, through Kafka."""
+"""100,000 repeated Xid lines from one GPU fold into one fault with count 100,000, through Kafka (its
+count re-issued as it doubles: 18 events in all)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ def test_a_flood_of_one_xid_becomes_one_fault(kafka: KafkaSettings, worker: Any,
               if isinstance(f := decode(raw), Fault)]
     assert {f.fault_id for f in faults} and len({f.fault_id for f in faults}) == 1, worker.tail()
     assert max(f.count for f in faults) == LINES, worker.tail()
-    assert len(faults) <= 2  # announced once at first sight, re-issued once with the final count
+    # announced once at first sight, re-issued as the count doubles (2, 4, ..., 65,536) and with the final count
+    assert sorted({f.count for f in faults}) == [1, *(2**k for k in range(1, 17)), LINES]
+    assert len(faults) == 18  # each once: O(log n) events for 100,000 lines
     final = max(faults, key=lambda f: f.count)
     assert final.xid == 13 and final.node_id == "node-0031" and final.first_seen == T0

@@ -89,6 +89,14 @@ def build_app(settings: WorkerSettings) -> faust.App:
             aligner.clear()  # Faust reads the uncommitted records again after the rebalance
         shell.resume_all()
 
+    sources = frozenset(topic for _, _, inputs in wired for topic in inputs)
+
+    @app.on_rebalance_complete.connect
+    async def _recovered(sender: Any, /, *args: Any, signal: Any, **kwargs: Any) -> None:
+        rewound = await shell.rewind_uncommitted(sources)  # before Faust resumes the stream partitions
+        if rewound:
+            log.info("reading %d partitions never committed from their start", len(rewound))
+
     @app.on_partitions_assigned.connect
     def _assigned(sender: Any, /, *args: Any, signal: Any, **kwargs: Any) -> None:
         assigned, now_s = args[0], time.monotonic()  # Faust sends the consumer's whole assignment

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 import faust
+from faust.transport.consumer import Consumer as FaustConsumer
 from faust.types import TP, EventT, StreamT
 
 from schemas import DeadLetter, Event, dead_letter, decode, encode, topic_for
@@ -147,6 +148,28 @@ class Shell:
         meta = done.result()
         where = (meta.topic, meta.partition)
         self._written[where] = max(self._written.get(where, 0), meta.offset + 1)
+
+    async def rewind_uncommitted(self, inputs: frozenset[str]) -> list[TP]:
+        """Seek every assigned partition of ``inputs`` that the group never committed (or
+        committed at 0) to the start of its log; returns those partitions.
+
+        Called after each assignment's table recovery, before Faust resumes the stream
+        partitions. Faust re-reads what a rebalance discarded (records a fetch returned while the
+        partition was paused, its agents' buffers, the aligners) by seeking each partition to its
+        committed offset, but aiokafka's ``seek_to_committed`` skips a partition with no commit
+        or a commit of 0: those records were never read again, never acked, and the group never
+        committed the partition (issue 16, four workers on a backlog). Reading from the start
+        again is what a fresh consumer does (``auto_offset_reset`` earliest); what a key's saved
+        state already reflects is skipped (``StateTable.seen``)."""
+        consumer = cast(FaustConsumer, self.app.consumer)  # ConsumerT lacks seek_to_committed
+        if not consumer.assignment():
+            return []  # more workers than partitions: nothing to read (aiokafka asserts one)
+        committed = await consumer.seek_to_committed()
+        fresh = sorted(TP(tp.topic, tp.partition) for tp, offset in committed.items()
+                       if tp.topic in inputs and not offset)
+        if fresh:
+            await consumer.seek_wait(dict.fromkeys(fresh, 0))
+        return fresh
 
     def resume_all(self) -> None:
         """Fetch every partition again (a rebalance clears the aligners the pauses were for)."""

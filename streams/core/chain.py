@@ -33,6 +33,8 @@ class Stages:
         self.detectors = list(detectors)
         self._steps = [d.step for d in self.detectors]
         """The detectors' bound ``step`` methods, looked up once (this runs for every event)."""
+        self._ticks = [getattr(d, "tick", None) for d in self.detectors]
+        """The detectors' bound ``tick`` methods, None for those without one (looked up once)."""
 
     def initial(self) -> list[Any]:
         return [d.initial() for d in self.detectors]
@@ -54,30 +56,26 @@ class Stages:
 
     def flush(self, states: list[Any], now: datetime) -> list[Event]:
         """Flush every stage in order, feeding earlier flush outputs to later stages."""
-        outputs: list[Event] = []
-        for i, detector in enumerate(self.detectors):
-            produced: list[Event] = []
-            for item in outputs:
-                states[i], out = detector.step(states[i], item)
-                produced.extend(_events(out))
-            states[i], out = detector.flush(states[i], now)
-            outputs.extend(produced + _events(out))
-        return outputs
+        return self._in_order(states, now, [d.flush for d in self.detectors])
 
     def tick(self, states: list[Any], now: datetime) -> list[Event]:
         """The streaming shell's periodic call at stage clock ``now``: every detector that
         has a ``tick`` (one whose own clock must move on while its key is silent) is ticked,
         in order, later detectors also seeing what earlier ones emitted; ``flush`` stays the
         end of input."""
+        return self._in_order(states, now, self._ticks)
+
+    def _in_order(self, states: list[Any], now: datetime, calls: Sequence[Any]) -> list[Event]:
+        """Call ``calls[i](state, now)`` (if not None) for each stage in order, after feeding it
+        what the stages before it emitted in this pass."""
         outputs: list[Event] = []
-        for i, detector in enumerate(self.detectors):
+        for i, (detector, call) in enumerate(zip(self.detectors, calls, strict=True)):
             produced: list[Event] = []
             for item in outputs:
                 states[i], out = detector.step(states[i], item)
                 produced.extend(_events(out))
-            tick = getattr(detector, "tick", None)
-            if tick is not None:
-                states[i], out = tick(states[i], now)
+            if call is not None:
+                states[i], out = call(states[i], now)
                 produced.extend(_events(out))
             outputs.extend(produced)
         return outputs

@@ -13,8 +13,14 @@ the ranks of silent nodes are left to ``node_silence`` alone):
   in one identical stack, found by similarity: ``stackview.py``).
 - ``node_silence``: the ranks of nodes whose every source stopped at once (``silence.py``).
 
-A rank-level method naming more than ``max(2, max_source_fraction x ranks)`` ranks names
-nobody; ``node_silence`` naming more than ``max(1, max_source_fraction x nodes)`` nodes too.
+A rank-level method names a single point when its ranks are at most
+``max(2, max_source_fraction x ranks)``, or, in a job of two or more nodes, when they lie on at
+most ``max(1, max_source_fraction x nodes)`` nodes (a whole node stalled: its host, data loader
+or NIC stops all its ranks while the other nodes wait). The idle-GPU and stack methods, whose
+"outlier" side is a matter of which group is larger, name such a node only when its ranks are
+a strict minority of the ranks they judged: with two nodes half stalled, half waiting, the
+idle or differing half may be either. Anything more names nobody; ``node_silence`` naming more
+than ``max(1, max_source_fraction x nodes)`` nodes too.
 
 Combination rule: ``source_nodes`` is non-empty only when every naming method names exactly
 the same node set and (a) at least two methods name it, or (b) the one naming method is a
@@ -63,8 +69,26 @@ def _cap(state: JobState, s: HangSettings) -> int:
     return max(2, int(s.max_source_fraction * len(state.placement)))
 
 
-def _finding(method: str, ranks: list[int], cap: int, detail: str) -> Localization:
-    if len(ranks) > cap:
+def _node_cap(state: JobState, s: HangSettings) -> int:
+    """How many whole nodes a single-point source may span (0 in a one-node job: its ranks are
+    judged by the rank cap alone, a uniform freeze there is a software deadlock)."""
+    nodes = len(set(state.placement.values()))
+    return max(1, int(s.max_source_fraction * nodes)) if nodes >= 2 else 0
+
+
+def _single_point(state: JobState, s: HangSettings, ranks: list[int], judged: int | None) -> bool:
+    """The rule of this module's docstring: few ranks, or the ranks of few nodes (a strict
+    minority of the ``judged`` ranks when given)."""
+    if len(ranks) <= _cap(state, s):
+        return True
+    nodes = {state.placement.get(r) for r in ranks}
+    minority = judged is None or 2 * len(ranks) < judged
+    return None not in nodes and len(nodes) <= _node_cap(state, s) and minority
+
+
+def _finding(method: str, ranks: list[int], state: JobState, s: HangSettings, detail: str,
+             judged: int | None = None) -> Localization:
+    if not _single_point(state, s, ranks, judged):
         return Localization(method=method, ranks=(), detail=f"{len(ranks)} ranks: not single-point")
     return Localization(method=method, ranks=tuple(sorted(ranks)), detail=detail)
 
@@ -106,7 +130,7 @@ def collective_lag(state: JobState, now_us: int, s: HangSettings, excluded: froz
             behind[rank] = behind.get(rank, 0) + 1
     lagging = [r for r, n in behind.items() if n >= min(s.lag_min_groups, member[r])]
     detail = "; ".join(f"rank {r} behind in {behind[r]}/{member[r]} communicators" for r in sorted(lagging))
-    found = _finding("collective_lag", lagging, _cap(state, s), detail or "no rank behind")
+    found = _finding("collective_lag", lagging, state, s, detail or "no rank behind")
     return Finding(found, bool(views))
 
 
@@ -125,11 +149,12 @@ def gpu_idle_outlier(state: JobState, now_us: int, s: HangSettings, excluded: fr
         return Finding(Localization(method="gpu_idle_outlier", detail="no idle outlier among busy GPUs"),
                        bool(util))
     detail = ", ".join(f"rank {r} util {util[r]:.0f}%" for r in sorted(idle))
-    found = _finding("gpu_idle_outlier", idle, _cap(state, s), f"{detail}; others median {median(rest):.0f}%")
+    found = _finding("gpu_idle_outlier", idle, state, s, f"{detail}; others median {median(rest):.0f}%",
+                     judged=len(util))
     return Finding(found, True)
 
 
-def stack_outlier(view: StackView, s: HangSettings, cap: int) -> Finding:
+def stack_outlier(state: JobState, view: StackView, s: HangSettings) -> Finding:
     """Ranks whose stack differs from the waiter group's, when that group holds at least
     ``waiter_fraction`` of the reporting ranks."""
     if not view.group or not view.others or len(view.group) < s.waiter_fraction * len(view.reporting):
@@ -138,8 +163,8 @@ def stack_outlier(view: StackView, s: HangSettings, cap: int) -> Finding:
     frames = {r: view.reporting[r].sig.rsplit("\n", 1)[-1] for r in view.others}
     waiters = (view.group_sig or "").rsplit("\n", 1)[-1]
     detail = "; ".join(f"rank {r} in {f}" for r, f in frames.items())
-    return Finding(_finding("stack_outlier", list(view.others), cap,
-                            f"{detail}; {len(view.group)} ranks wait in {waiters}"), True)
+    return Finding(_finding("stack_outlier", list(view.others), state, s,
+                            f"{detail}; {len(view.group)} ranks wait in {waiters}", judged=len(view.reporting)), True)
 
 
 def node_silence(state: JobState, silent: dict[str, int], s: HangSettings) -> Finding:
@@ -192,7 +217,7 @@ def localize(state: JobState, now_us: int, s: HangSettings, skewed: frozenset[st
     findings = (
         collective_lag(state, now_us, s, excluded),
         gpu_idle_outlier(state, now_us, s, excluded),
-        stack_outlier(view, s, _cap(state, s)),
+        stack_outlier(state, view, s),
         node_silence(state, silent, s),
     )
     source = combine(state, findings, s)

@@ -274,7 +274,9 @@ class HangSettings(BaseModel):
     # --- localisation -------------------------------------------------------------
     max_source_fraction: float = Field(default=0.25, ge=0, le=1)
     """A method naming more than this share of the ranks (and more than two) names no
-    source: a hang with that many culprits is not single-point, restart in place."""
+    source, unless its ranks lie on at most this share of a multi-node job's nodes (at least
+    one: a whole node stalled); a hang with more culprits is not single-point, restart in
+    place (``localize.py``)."""
 
     lag_min_groups: int = Field(default=1, ge=1)
     """A rank lags only if behind in this many communicators (or all it belongs to, if

@@ -56,12 +56,17 @@ from streams.settings import DetectionSettings
 HANG_KINDS = ("single", "two", "uniform", "dead_node", "one_node", "async_ckpt")
 TRAP_KINDS = ("checkpoint", "rank0_save", "eval")
 KINDS = HANG_KINDS + TRAP_KINDS
+WIDE_KINDS = KINDS + ("node_stall",)
+"""The wide batches add ``node_stall``: every rank of one node stops (its host, data loader or
+NIC) while its node agent keeps reporting and the other nodes wait in a collective."""
 PROFILES = ("full", "nvml_only", "no_stacks", "no_fr", "nvml_logs", "logs_only")
 WIDE_PROFILES = PROFILES + ("rdma_logs", "mixed")
 BIG_SKEW_SHARE = 0.2
 """Share of multi-node runs (3+ nodes) with one node's clock 30-120 s off."""
 SILENT_SHARE = 0.25
 """Share of healthy fleets whose jobs never announce a save or an evaluation in their log."""
+GPUS_PER_NODE = 8
+"""Every evaluated job has 8 GPUs (ranks) per node."""
 START_S = 23.0
 """When a simulated job starts training (scheduled 3 s + init 15 s + start 5 s)."""
 
@@ -143,7 +148,7 @@ def draw_case(seed: int, index: int) -> Case:
     nodes = 1 if kind == "one_node" else rng.choice([2, 4] if kind in ("two", "dead_node") else [1, 2, 4])
     every = rng.choice([300.0, 600.0])
     ckpt_s = rng.uniform(20.0, 60.0) if kind != "async_ckpt" else rng.uniform(60.0, 180.0)
-    config = FleetConfig(nodes=nodes, gpus_per_node=8, jobs=1, duration_s=duration,
+    config = FleetConfig(nodes=nodes, gpus_per_node=GPUS_PER_NODE, jobs=1, duration_s=duration,
                          seed=rng.randrange(1_000_000), cluster="eval", checkpoint_every_s=every,
                          checkpoint_duration_s=ckpt_s, variation=_big_skew(seed, index, nodes,
                                                                            draw_variation(rng, profile, nodes, kind)))
@@ -165,14 +170,15 @@ def draw_wide_case(seed: int, index: int) -> Case:
     """Scenario ``index`` of the wide batch ``seed``: as :func:`draw_case` plus the wider
     profiles and random cadences (see the module docstring; deterministic)."""
     rng = random.Random(f"hang-eval/wide/{seed}/{index}")
-    kind = KINDS[index % len(KINDS)]
+    kind = WIDE_KINDS[index % len(WIDE_KINDS)]
     profile = rng.choice(WIDE_PROFILES)
     knobs = mixed_knobs(rng) if profile == "mixed" else profile_knobs(profile)
     duration = rng.choice([1800.0, 2400.0])
-    nodes = 1 if kind == "one_node" else rng.choice([2, 4] if kind in ("two", "dead_node") else [1, 2, 4])
+    nodes = 1 if kind == "one_node" else rng.choice([2, 4] if kind in ("two", "dead_node", "node_stall")
+                                                    else [1, 2, 4])
     every = rng.choice([300.0, 600.0])
     ckpt_s = rng.uniform(20.0, 60.0) if kind != "async_ckpt" else rng.uniform(60.0, 180.0)
-    config = FleetConfig(nodes=nodes, gpus_per_node=8, jobs=1, duration_s=duration,
+    config = FleetConfig(nodes=nodes, gpus_per_node=GPUS_PER_NODE, jobs=1, duration_s=duration,
                          seed=rng.randrange(1_000_000), cluster="eval", checkpoint_every_s=every,
                          checkpoint_duration_s=ckpt_s, **draw_cadences(rng),
                          variation=draw_variation(rng, profile, nodes, kind, knobs))
@@ -195,6 +201,9 @@ def _injected(kind: str, rng: random.Random, at_s: float, every: float, ckpt_s: 
         return sc.Hang(job=0, at_s=at_s, source="uniform")
     if kind == "dead_node":
         return sc.Hang(job=0, at_s=at_s, dead_node=rng.randrange(nodes))
+    if kind == "node_stall":
+        node = rng.randrange(nodes)
+        return sc.Hang(job=0, at_s=at_s, ranks=tuple(range(node * GPUS_PER_NODE, (node + 1) * GPUS_PER_NODE)))
     if kind == "async_ckpt":  # inside a background write: k-th checkpoint start + part of it
         k = max(1, int((at_s - START_S) // every))
         return sc.Hang(job=0, at_s=START_S + k * every + rng.uniform(2.0, ckpt_s - 2.0), source="single")
@@ -446,7 +455,7 @@ def evaluate(n: int = 45, seed: int = 1, healthy_hours: float = 200.0,
         "latency_p50_s": percentile(t.latencies, 50), "latency_p95_s": percentile(t.latencies, 95),
         "latency_max_s": max(t.latencies, default=None),
         "false_verdicts": t.false_verdicts,
-        "by_condition": {k: tally.by_kind[k].figures() for k in KINDS if k in tally.by_kind},
+        "by_condition": {k: tally.by_kind[k].figures() for k in WIDE_KINDS if k in tally.by_kind},
         "by_profile": {p: tally.by_profile[p].figures() for p in WIDE_PROFILES if p in tally.by_profile},
         "by_knob": {k: tally.by_knob[k].figures() for k in sorted(tally.by_knob)},
         "healthy_job_hours": hours, "healthy_false_verdicts": false,

@@ -133,11 +133,29 @@ def test_hard_benign_real_lines_stay_benign(classifier: Classifier, source: str,
     ("[74785.660366] pcieport 0000:00:02.0: AER: Corrected error received: id=0010", "error", "none"),
     ("[   58.258850] pcieport 0000:00:00.0: AER: Uncorrected (Non-Fatal) error received: 0000:00:00.0", "error", "reboot_node"),
     ("[74889.542031] pcieport 0000:00:02.0: AER: Uncorrected (Fatal) error received: id=0010", "fault", "replace_node"),
+    # Older kernels misspelt the field ("serverity"): the same severities.
+    ("pcieport 0000:00:03.0: PCIe Bus Error: serverity=Corrected, type=Physical Layer, id=0018(Receiver ID)",
+     "error", "none"),
+    ("pcieport 0000:80:02.0: PCIe Bus Error: serverity=Uncorrected (Fatal), type=Transaction Layer, id=8010(Requester ID)",
+     "fault", "replace_node"),
 ])
 def test_aer_severity_sets_level_and_action(classifier: Classifier, line: str, level: str, action: str) -> None:
     found = classifier.classify(line, "kernel")
     assert found is not None and found.category == "pcie_aer"
     assert (found.level, found.action) == (level, action)
+
+
+@pytest.mark.parametrize(("line", "action"), [
+    ("EDAC skx: ERROR: MC0: CPU_SrcID#1_Ha#0_Chan#2 decode failed", "none"),
+    ("EDAC amd64: ERROR: node 3: Uncorrected error on DIMM B2, unrecognised syndrome", "replace_node"),
+])
+def test_an_unrecognised_host_ras_error_takes_no_node_unless_it_says_uncorrected(classifier: Classifier, line: str,
+                                                                                   action: str) -> None:
+    """The fallback for host RAS lines no specific rule knows: its severity is unknown, so it
+    only counts against the node, unless the line itself says it was not corrected."""
+    found = classifier.classify(line, "kernel")
+    assert found is not None and found.category == "hardware_mce"
+    assert found.action == action
 
 
 def test_corrected_memory_errors_count_but_take_no_action(classifier: Classifier) -> None:

@@ -39,6 +39,24 @@ def test_too_many_culprits_is_not_single_point() -> None:
     assert verdict.source_nodes == ()
 
 
+def test_a_whole_node_stalled_in_a_two_node_job_is_named_by_the_causal_method() -> None:
+    """All 8 ranks of one node stop (host, data loader): its half of the job never enters the
+    all-reduce the other half waits in. The idle-GPU and stack methods cannot say which half
+    is odd (either could be), so they name nobody; the flight recorder's lag names the node."""
+    job = Job(nodes=2, gpus=8)
+    (verdict,) = verdicts(run(stream(job, 600, (Episode("hang", 300, sources=tuple(range(8, 16))),))))
+    assert verdict.source_nodes == (job.node(8),)
+    found = {f.method: f.ranks for f in verdict.localization}
+    assert found["collective_lag"] == tuple(range(8, 16))
+    assert found["gpu_idle_outlier"] == () and found["stack_outlier"] == ()
+
+
+def test_a_whole_node_stalled_among_four_is_named_by_every_method() -> None:
+    (verdict,) = verdicts(run(stream(JOB, 600, (Episode("hang", 300, sources=(4, 5, 6, 7)),))))
+    assert verdict.source_nodes == (JOB.node(4),)
+    assert verdict.confidence >= 0.9
+
+
 def _state() -> JobState:
     return JobState(job_id="j", placement={r: JOB.node(r) for r in JOB.ranks})
 

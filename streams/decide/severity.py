@@ -108,7 +108,11 @@ def tier_of(fault: Fault) -> int:
 
 LOST_GPU_CATEGORIES: Final = frozenset({
     "gpu_fallen_off_bus", "gpu_unavailable", "gpu_driver_init", "cuda_ecc_uncorrectable",
+    "gpu_gsp_timeout", "gpu_gsp_error",
 })
+"""GSP timeouts and errors (Xid 119/120) leave the GPU's firmware unresponsive: RPCs to it time
+out, nvidia-smi and health checks hang until the GPU is reset (NVIDIA driver release notes;
+open-gpu-kernel-modules issues), so the copies a checkpoint needs would hang too."""
 LOST_GPU_XIDS: Final = frozenset({48, 79, 95})
 """Xid 79 (off the bus), 48 (double-bit ECC) and 95 (uncontained ECC) end the CUDA context."""
 

@@ -73,6 +73,16 @@ def test_uncorrected_machine_check_replaces_the_node_cluster_wide_after_a_checkp
     assert out[1].block_scope == "cluster"
 
 
+XID119 = ("[61234.000120] NVRM: Xid (PCI:0000:c1:00): 119, pid=5121, name=python3, Timeout after 45s of waiting "
+          "for RPC response from GPU2 GSP! Expected function 76 (GSP_RM_CONTROL) (0x20800a4c 0x4).")
+
+
+def test_a_gsp_timeout_gets_no_checkpoint_the_unresponsive_gpu_could_not_honour() -> None:
+    out = decide_lines([*running_job(NODES, until=200), kline(201, "n2", XID119)], until=400)
+    assert "checkpoint_now" not in {d.action for d in out}
+    assert ("replace_nodes", ("n2",)) in {(d.action, d.nodes) for d in out}
+
+
 def test_corrected_and_contained_errors_take_no_node() -> None:
     events = [*running_job(NODES, until=600), kline(100, "n2", XID92), kline(200, "n2", XID63),
               kline(300, "n3", MCE_CE), kline(400, "n4", XID94)]

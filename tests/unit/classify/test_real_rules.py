@@ -51,13 +51,15 @@ CASES: list[tuple[str, str, str, str, str]] = [
      "ib_hca_fault", "node", "replace_node"),
     ("system", "\t\tState: Down", "ib_link", "node", "reboot_node"),
     ("system", "                        state:                  PORT_DOWN (1)", "ib_link", "node", "reboot_node"),
-    # host OS
+    # host OS: hung-task, soft-lockup and RCU-stall warnings count against the node, take nothing
     ("kernel", "[26825.855448] INFO: task kworker/2:1:5747 blocked for more than 120 seconds.",
-     "kernel_lockup", "node", "reboot_node"),
+     "kernel_lockup", "node", "none"),
     ("kernel", "kernel:[405108.698255] watchdog: BUG: soft lockup - CPU#2 stuck for 22s! [chia_plot:29632]",
-     "kernel_lockup", "node", "reboot_node"),
+     "kernel_lockup", "node", "none"),
     ("kernel", "[Thu Mar 25 00:50:20 2021] rcu: INFO: rcu_sched detected stalls on CPUs/tasks:",
-     "kernel_lockup", "node", "reboot_node"),
+     "kernel_lockup", "node", "none"),
+    ("kernel", "[ 8812.120044] NMI watchdog: Watchdog detected hard LOCKUP on cpu 40", "kernel_lockup", "node",
+     "reboot_node"),
     ("kernel", "Kernel panic - not syncing: hung_task: blocked tasks", "kernel_panic", "node", "reboot_node"),  # format
     ("kernel", "Kernel panic - not syncing: Fatal Machine check", "hardware_mce", "node", "replace_node"),
     ("kernel", "DAC MC0: 1 UE memory read error on CPU_SrcID#0_MC#0_Chan#0_DIMM#0 (channel:0 slot:0 page:0xe16677)",

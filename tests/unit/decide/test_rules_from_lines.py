@@ -83,6 +83,16 @@ def test_a_gsp_timeout_gets_no_checkpoint_the_unresponsive_gpu_could_not_honour(
     assert ("replace_nodes", ("n2",)) in {(d.action, d.nodes) for d in out}
 
 
+HUNG_TASK = "[ 4410.120300] INFO: task python3:71234 blocked for more than 122 seconds."
+
+
+def test_a_hung_task_warning_on_a_training_node_takes_no_node_and_restarts_nothing() -> None:
+    """The kernel's hung-task warning (a task in D state for 2 minutes, most often on slow
+    storage) while the job trains on: it counts against the node, nothing more."""
+    out = decide_lines([*running_job(NODES, until=600), kline(300, "n2", HUNG_TASK)], until=700)
+    assert not DESTRUCTIVE & {d.action for d in out}
+
+
 def test_corrected_and_contained_errors_take_no_node() -> None:
     events = [*running_job(NODES, until=600), kline(100, "n2", XID92), kline(200, "n2", XID63),
               kline(300, "n3", MCE_CE), kline(400, "n4", XID94)]

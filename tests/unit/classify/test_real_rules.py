@@ -150,6 +150,7 @@ def test_aer_severity_sets_level_and_action(classifier: Classifier, line: str, l
 @pytest.mark.parametrize(("line", "action"), [
     ("EDAC skx: ERROR: MC0: CPU_SrcID#1_Ha#0_Chan#2 decode failed", "none"),
     ("EDAC amd64: ERROR: node 3: Uncorrected error on DIMM B2, unrecognised syndrome", "replace_node"),
+    ("EDAC i10nm: ERROR: MC2: Non-fatal error on channel 1, decode pending", "none"),
 ])
 def test_an_unrecognised_host_ras_error_takes_no_node_unless_it_says_uncorrected(classifier: Classifier, line: str,
                                                                                    action: str) -> None:
@@ -157,6 +158,24 @@ def test_an_unrecognised_host_ras_error_takes_no_node_unless_it_says_uncorrected
     only counts against the node, unless the line itself says it was not corrected."""
     found = classifier.classify(line, "kernel")
     assert found is not None and found.category == "hardware_mce"
+    assert found.action == action
+
+
+@pytest.mark.parametrize(("line", "action"), [
+    ("NVRM: Xid (PCI:0000:1b:00): 144, SAW_MVB Nonfatal XC0 i0 Link 3 (0x00000001 0x00000010 0x00000000 0x00000000 "
+     "0x00000000 0x00000000)", "none"),
+    ("NVRM: Xid (PCI:0000:1b:00): 145, RLW_REMAP Fatal XC0 i0 Link 7 (0x00000004 0x00000000 0x00000000 0x00000000 "
+     "0x00000000 0x00000000)", "reset_gpu"),
+    ("nvidia-nvswitch1: SXid (PCI:0000:a5:00.0): 20034, Non-fatal, Link 12 LTSSM Fault Up (First)", "none"),
+    ("nvidia-nvswitch1: SXid (PCI:0000:a5:00.0): 24007, Fatal, Link 40 sourcetrack TCEN0 crumbstore ECC DBE Error",
+     "reset_gpu"),
+])
+def test_a_non_fatal_nvlink_error_counts_against_the_node_and_takes_nothing(classifier: Classifier, line: str,
+                                                                           action: str) -> None:
+    """NVLink5 Xids and NVSwitch SXids say whether the error was fatal: a non-fatal one was
+    contained by the hardware (action none, it counts toward a lemon node)."""
+    found = classifier.classify(line, "kernel")
+    assert found is not None and found.category == "gpu_nvlink"
     assert found.action == action
 
 
@@ -172,8 +191,9 @@ def test_corrected_memory_errors_count_but_take_no_action(classifier: Classifier
     ("NVRM: Xid (PCI:0000:3b:00): 92, High single-bit ECC error rate", "none"),  # format
     ("NVRM: Xid (PCI:0000:3b:00): 95, pid=77, Uncontained ECC error", "reset_gpu"),  # format
     ("NVRM: Xid (PCI:0000:44:00): 79, GPU has fallen off the bus", "reboot_node"),
+    # A line that says it was non-fatal overrides the bucket (see the NVLink test above).
     ("NVRM: Xid (PCI:0000:01:00): 144, SAW_MVB Nonfatal XC0 i0 Link 0 (0x00000001 0x00000008 0x00000000 0x00000000 "
-     "0x00000000 0x00000000)", "reset_gpu"),
+     "0x00000000 0x00000000)", "none"),
     ("kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by previous Xid 149", "restart_app"),
 ])
 def test_xid_action_is_the_catalog_bucket_mapped(classifier: Classifier, line: str, action: str) -> None:

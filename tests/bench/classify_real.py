@@ -33,9 +33,10 @@ sources in no other split, labelled before the classifier ran on it, with TAXONO
 thirteenth (160 lines from 93 sources in no other split, labelled before the classifier ran on it, with
 TAXONOMY.md's categories where they name the message and the knowledge base's finer ones only where those fit
 better), gathered on 2026-11-26 while the rules were fitted to ``holdout12``. ``holdout14`` is a fourteenth
-(300 lines from 199 sources in no other split, labelled before the classifier ran on it, with TAXONOMY.md's
+(297 lines from 197 sources in no other split, labelled before the classifier ran on it, with TAXONOMY.md's
 categories where they name the message and the knowledge base's finer ones only where those fit better), gathered
-on 2026-11-27 while the rules were fitted to ``holdout13``; it is the honest figure now.
+on 2026-11-27 while the rules were fitted to ``holdout13`` (3 lines it had in common with the format tests,
+which the rules had seen, were dropped); it is the honest figure now.
 
 Figures per split: recall (fault lines classified into exactly their labelled category), detected
 (fault lines classified as any fault: the issue's "recall", which it reports apart from family

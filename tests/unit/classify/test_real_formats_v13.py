@@ -42,6 +42,9 @@ BENIGN: list[tuple[str, str]] = [
     ("kernel", "[   21.004410] mlx5_core 0000:b1:00.0: E-Switch: Total vports 2, per vport: max uc(128) max mc(2048)"),
     # a configuration dump that names the OOM function
     ("training", "debug flags: out_of_memory: False, nan_check: True"),
+    # MPI start-up and an application's own assertion summary
+    ("training", "MPI startup(): Imported environment partly inaccessible. Map=0 Info=0"),
+    ("training", "all 412 assertions passed"),
     # NVRM start-up
     ("kernel", "NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  570.86.15  Release Build"),
 ]
@@ -87,6 +90,10 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
     ("training", "MPI Error in NBC subrequest 0x55d1c0e2a910 : 15", "nccl_error", "comm.ucx_mpi"),
     ("training", "NBC_Progress: an error 1 was found during schedule 0x7f00c4a0 at row-offset 12 - aborting the "
      "schedule", "nccl_error", "comm.ucx_mpi"),
+    # MPICH error stacks (header and a ch3 frame)
+    ("training", "Abort(1091215) on node 6 (rank 6 in comm 0): Fatal error in PMPI_Allreduce: Other MPI error, error "
+     "stack:", "nccl_error", "comm.ucx_mpi"),
+    ("training", "MPIDI_CH3U_Recvq_FDU_or_AEP(629): Communication error with rank 12", "nccl_error", "comm.ucx_mpi"),
     # DPDK drivers/net/mlx5 check_cqe / Tx error handler
     ("training", "MLX5 Error CQE: at [0x17fe4a2c0], len=64", "nccl_error", "comm.ucx_mpi"),
     ("training", "net_mlx5: unexpected CQE error 13 (0x0d) syndrome 0x04", "nccl_error", "comm.ucx_mpi"),
@@ -95,6 +102,8 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
     ("kernel", "[ 7781.120044] mlx5_core 0000:b1:00.1: mlx5_eq_async_int:331:(pid 0): CQ error on CQN 0x2f1, syndrome "
      "0x1", "ib_link", "ib.port"),
     ("kernel", "mlx4_core 0000:04:00.0: CQ overrun on CQN 0000a3", "ib_link", "ib.port"),
+    ("kernel", "[ 88.120301] Out of memory (oom_kill_allocating_task): Kill process 2210 (python3) score 0 or sacrifice "
+     "child", "oom_killer", "process.oom_killer"),
     # EUCLEAN from a local file system, whoever prints it
     ("system", "tar: ./shard-0071.tar: Cannot open: Structure needs cleaning", "storage_local_disk",
      "storage.local_disk"),
@@ -132,6 +141,10 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
     ("training", "worker: ring.c:311: ring_push: Assertion 'r->head != r->tail' failed.", "process_crash",
      "process.crash"),
     ("training", "python: sched.c:88: pick: Assertion \u2018n > 0\u2019 failed.", "process_crash", "process.crash"),
+    # musl src/exit/assert.c (Alpine images) and the BSD/macOS libc
+    ("training", "Assertion failed: idx < nbuckets (hash.c: bucket_for: 97)", "process_crash", "process.crash"),
+    ("training", "Assertion failed: (len > 0), function parse_header, file reader.c, line 41.", "process_crash",
+     "process.crash"),
 ]
 
 

@@ -34,11 +34,11 @@ def simulated_fault_events(now: datetime) -> list[Event]:
                             job_id="llm-1", node_id="gpu00", rank=0, step=i, step_time_ms=10_000)
                for i in range(1, 12)]
     at = t0 + timedelta(seconds=115)
-    fid = derived_id("fault", "gpu02", "gpu_nvlink", at)
+    fid = derived_id("fault", "gpu02", "pcie_aer", at)
     events.append(Fault(event_id=fid, event_time=at, cluster="c1", fault_id=fid, node_id="gpu02", job_id=None,
-                        category="gpu_nvlink", family="gpu_hw", level="error", blame="node",
-                        xid=74, rule_id="xid-74", evidence="NVRM: Xid (PCI:0000:3b:00): 74", first_seen=at,
-                        count=1))
+                        category="pcie_aer", family="host_hw", level="error", blame="node", rule_id="host.pcie_aer",
+                        evidence="pcieport 0000:3a:00.0: AER: Uncorrected (Non-Fatal) error received: 0000:3b:00.0",
+                        first_seen=at, count=1))
     return events
 
 

@@ -77,6 +77,16 @@ XID119 = ("[61234.000120] NVRM: Xid (PCI:0000:c1:00): 119, pid=5121, name=python
           "for RPC response from GPU2 GSP! Expected function 76 (GSP_RM_CONTROL) (0x20800a4c 0x4).")
 
 
+XID74 = ("[71002.310021] NVRM: Xid (PCI:0000:b3:00): 74, pid=8812, name=python3, NVLink: fatal error detected on "
+         "link 5(0x0, 0x0, 0x10000, 0x0, 0x0, 0x0, 0x0)")
+
+
+def test_a_fatal_nvlink_error_gets_no_checkpoint_its_collectives_would_fail() -> None:
+    out = decide_lines([*running_job(NODES, until=200), kline(201, "n3", XID74)], until=400)
+    assert "checkpoint_now" not in {d.action for d in out}
+    assert ("replace_nodes", ("n3",)) in {(d.action, d.nodes) for d in out}
+
+
 def test_a_gsp_timeout_gets_no_checkpoint_the_unresponsive_gpu_could_not_honour() -> None:
     out = decide_lines([*running_job(NODES, until=200), kline(201, "n2", XID119)], until=400)
     assert "checkpoint_now" not in {d.action for d in out}

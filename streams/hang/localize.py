@@ -22,9 +22,14 @@ a strict minority of the ranks they judged: with two nodes half stalled, half wa
 idle or differing half may be either. Anything more names nobody; ``node_silence`` naming more
 than ``max(1, max_source_fraction x nodes)`` nodes too.
 
-Combination rule: ``source_nodes`` is non-empty only when every naming method names exactly
-the same node set and (a) at least two methods name it, or (b) the one naming method is a
-``strong_methods`` member, or (c) it is the only rank-level method with data. Confidence is
+Each method judges only the ranks it has data for (its coverage): on a partially instrumented
+job (stacks or the flight recorder on some nodes only, or no GPU samples from some) a method
+says nothing about the nodes it cannot see, which is not disagreement.
+
+Combination rule: ``source_nodes`` is non-empty only when (1) the naming methods agree wherever
+they both see (each pair names the same nodes among the nodes both cover), and (2) every named
+node is named by at least two methods, or by a ``strong_methods`` member, or by the only
+rank-level methods that see it. The source is the union of the named nodes. Confidence is
 0.95 for three agreeing methods, 0.8 for two, 0.6 for one, and 0.0 when no source is named.
 When nothing is named and the ranks froze alike (a uniform freeze, e.g. a one-node
 deadlock), a ``uniform`` finding says so: no node is named, the policy restarts in place.
@@ -32,7 +37,9 @@ deadlock), a ``uniform`` finding says so: no node is named, the policy restarts 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import combinations
 from statistics import median
 
 from schemas import Localization
@@ -59,10 +66,15 @@ class Source:
 
 @dataclass(frozen=True)
 class Finding:
-    """One method's finding and whether the method had any data to judge from."""
+    """One method's finding and the ranks it had data for (its coverage)."""
 
     found: Localization
-    has_data: bool
+    covered: frozenset[int]
+
+    @property
+    def has_data(self) -> bool:
+        """Whether the method had any rank to judge."""
+        return bool(self.covered)
 
 
 def _cap(state: JobState, s: HangSettings) -> int:
@@ -131,7 +143,7 @@ def collective_lag(state: JobState, now_us: int, s: HangSettings, excluded: froz
     lagging = [r for r, n in behind.items() if n >= min(s.lag_min_groups, member[r])]
     detail = "; ".join(f"rank {r} behind in {behind[r]}/{member[r]} communicators" for r in sorted(lagging))
     found = _finding("collective_lag", lagging, state, s, detail or "no rank behind")
-    return Finding(found, bool(views))
+    return Finding(found, frozenset(member))
 
 
 def gpu_idle_outlier(state: JobState, now_us: int, s: HangSettings, excluded: frozenset[int] = NOBODY) -> Finding:
@@ -147,39 +159,43 @@ def gpu_idle_outlier(state: JobState, now_us: int, s: HangSettings, excluded: fr
     rest = [u for r, u in util.items() if r not in idle]
     if not idle or not rest or median(rest) < s.util_busy_pct:
         return Finding(Localization(method="gpu_idle_outlier", detail="no idle outlier among busy GPUs"),
-                       bool(util))
+                       frozenset(util))
     detail = ", ".join(f"rank {r} util {util[r]:.0f}%" for r in sorted(idle))
     found = _finding("gpu_idle_outlier", idle, state, s, f"{detail}; others median {median(rest):.0f}%",
                      judged=len(util))
-    return Finding(found, True)
+    return Finding(found, frozenset(util))
 
 
 def stack_outlier(state: JobState, view: StackView, s: HangSettings) -> Finding:
     """Ranks whose stack differs from the waiter group's, when that group holds at least
     ``waiter_fraction`` of the reporting ranks."""
-    if not view.group or not view.others or len(view.group) < s.waiter_fraction * len(view.reporting):
+    covered = frozenset(view.reporting)
+    if not view.group or not view.others or len(view.group) < s.waiter_fraction * len(view.reporting) \
+            or len(view.group) <= len(view.others):
         return Finding(Localization(method="stack_outlier", detail="no rank differs from a frozen majority"),
-                       bool(view.reporting))
+                       covered)
     frames = {r: view.reporting[r].sig.rsplit("\n", 1)[-1] for r in view.others}
     waiters = (view.group_sig or "").rsplit("\n", 1)[-1]
     detail = "; ".join(f"rank {r} in {f}" for r, f in frames.items())
     return Finding(_finding("stack_outlier", list(view.others), state, s,
-                            f"{detail}; {len(view.group)} ranks wait in {waiters}", judged=len(view.reporting)), True)
+                            f"{detail}; {len(view.group)} ranks wait in {waiters}", judged=len(view.reporting)), covered)
 
 
 def node_silence(state: JobState, silent: dict[str, int], s: HangSettings) -> Finding:
     """The ranks of the nodes whose every source stopped at once."""
     if not silent:
-        return Finding(Localization(method="node_silence", detail="every node reports"), False)
+        return Finding(Localization(method="node_silence", detail="every node reports"), frozenset())
+    everyone = frozenset(state.placement)
     nodes = set(state.placement.values())
     cap = max(1, int(s.max_source_fraction * len(nodes)))
     if len(silent) > cap:
         return Finding(Localization(method="node_silence", detail=f"{len(silent)} nodes silent: not single-point"),
-                       True)
+                       everyone)
     ranks = tuple(sorted(silent_ranks(state, silent)))
     detail = "; ".join(f"{n} silent since its last report at +{(t - min(silent.values())) / 1e6:.0f}s"
                        for n, t in sorted(silent.items()))
-    return Finding(Localization(method="node_silence", ranks=ranks, detail=f"every source stopped: {detail}"), True)
+    return Finding(Localization(method="node_silence", ranks=ranks, detail=f"every source stopped: {detail}"),
+                   everyone)
 
 
 def _uniform(state: JobState, view: StackView) -> Localization:
@@ -192,20 +208,39 @@ def _uniform(state: JobState, view: StackView) -> Localization:
                         detail=f"{alike} {where}: no single source, restart in place (no node to replace)")
 
 
+def _nodes(state: JobState, ranks: Iterable[int]) -> frozenset[str]:
+    return frozenset(state.placement.get(r, "?") for r in ranks)
+
+
+def _consistent(state: JobState, named: list[Finding]) -> bool:
+    """Every pair of naming methods names the same nodes among the nodes both cover."""
+    for a, b in combinations(named, 2):
+        seen_by_both = _nodes(state, a.covered) & _nodes(state, b.covered)
+        if _nodes(state, a.found.ranks) & seen_by_both != _nodes(state, b.found.ranks) & seen_by_both:
+            return False
+    return True
+
+
+def _supported(state: JobState, node: str, named: list[Finding], judges: list[Finding], s: HangSettings) -> bool:
+    """A named node stands when two methods name it, a strong method does, or every rank-level
+    method that sees it names it."""
+    namers = [f for f in named if node in _nodes(state, f.found.ranks)]
+    seeing = [f for f in judges if node in _nodes(state, f.covered)]
+    return len(namers) >= 2 or any(f.found.method in s.strong_methods for f in namers) \
+        or all(f in namers for f in seeing)
+
+
 def combine(state: JobState, findings: tuple[Finding, ...], s: HangSettings) -> Source:
     """Apply the combination rule of this module's docstring to the methods' findings."""
-    named = [f.found for f in findings if f.found.ranks]
-    with_data = [f for f in findings if f.has_data and f.found.method != "node_silence"]
-    node_sets = {frozenset(state.placement.get(r, "?") for r in f.ranks) for f in named}
-    alone = len(named) == 1 and (named[0].method in s.strong_methods
-                                 or [f.found.method for f in with_data] in ([], [named[0].method]))
-    agreed = len(node_sets) == 1 and (len(named) >= 2 or alone)
+    named = [f for f in findings if f.found.ranks]
+    judges = [f for f in findings if f.has_data and f.found.method != "node_silence"]
     plain = tuple(f.found for f in findings)
-    if not named or not agreed:
+    nodes = frozenset().union(*(_nodes(state, f.found.ranks) for f in named))
+    if not named or not _consistent(state, named) \
+            or not all(_supported(state, n, named, judges, s) for n in nodes):
         return Source(ranks=(), nodes=(), findings=plain, confidence=0.0)
-    ranks = tuple(sorted({r for f in named for r in f.ranks}))
-    nodes = tuple(sorted(next(iter(node_sets))))
-    return Source(ranks, nodes, plain, CONFIDENCE_BY_AGREEING[min(len(named), 3)])
+    ranks = tuple(sorted({r for f in named for r in f.found.ranks}))
+    return Source(ranks, tuple(sorted(nodes)), plain, CONFIDENCE_BY_AGREEING[min(len(named), 3)])
 
 
 def localize(state: JobState, now_us: int, s: HangSettings, skewed: frozenset[str] = frozenset()) -> Source:

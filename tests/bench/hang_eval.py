@@ -25,6 +25,10 @@ false-alarm bound from ``--healthy-hours`` job-hours of healthy small jobs with
 heterogeneity, periodic (sync or async, all-rank or rank-0) checkpoints and evaluations.
 This module may import the simulator; the detector it evaluates may not.
 
+``--partial`` instruments every multi-node job (and healthy fleet) only partly: half its nodes
+(at least one) lack stack samples, flight-recorder snapshots, DCGM's ``sm_active`` or all three
+(``Strip``, its own random stream: the other draws stay as they were).
+
 ``--wide`` draws from a wider space the detector was not tuned on (its own random stream, so
 the default batches stay as they were): two more profiles, ``rdma_logs`` (RDMA counters,
 logs and steps: no GPU samples, stacks or flight recorder) and ``mixed`` (each availability
@@ -46,7 +50,7 @@ from typing import Any
 from producers.simulator import FleetConfig, Variation, simulate
 from producers.simulator import scenarios as sc
 from producers.simulator.config import node_id
-from schemas import Event, GpuSample, HangVerdict, JobEvent, NetSample
+from schemas import CollectiveProgress, Event, GpuSample, HangVerdict, JobEvent, NetSample, StackSample
 from streams.core.reorder import ReorderBuffer
 from streams.hang.detector import HangDetector
 from streams.hang.settings import HangSettings
@@ -71,6 +75,43 @@ START_S = 23.0
 """When a simulated job starts training (scheduled 3 s + init 15 s + start 5 s)."""
 
 
+STRIPS = ("stacks", "fr", "sm", "all3")
+"""What a partially instrumented node lacks (``--partial``): stack samples, flight-recorder
+snapshots, DCGM's ``sm_active`` (NVML only), or all three."""
+
+
+@dataclass(frozen=True)
+class Strip:
+    """Per-node partial instrumentation: ``nodes`` lack what ``what`` names (``STRIPS``)."""
+
+    nodes: frozenset[str]
+    what: str
+
+    def apply(self, events: Iterable[Event]) -> list[Event]:
+        """``events`` as the partially instrumented job sends them."""
+        out: list[Event] = []
+        for e in events:
+            node = getattr(e, "node_id", None)
+            if node not in self.nodes:
+                out.append(e)
+            elif isinstance(e, StackSample) and self.what in ("stacks", "all3"):
+                continue
+            elif isinstance(e, CollectiveProgress) and self.what in ("fr", "all3"):
+                continue
+            elif isinstance(e, GpuSample) and self.what in ("sm", "all3"):
+                out.append(e.model_copy(update={"gpus": tuple(g.model_copy(update={"sm_active": None})
+                                                              for g in e.gpus)}))
+            else:
+                out.append(e)
+        return out
+
+
+def draw_strip(rng: random.Random, nodes: int) -> Strip:
+    """Half the nodes (at least one) lack one kind of telemetry."""
+    chosen = rng.sample(range(nodes), max(1, nodes // 2))
+    return Strip(frozenset(node_id(k) for k in chosen), rng.choice(STRIPS))
+
+
 @dataclass(frozen=True)
 class Case:
     """One randomized scenario run: the fleet, what is injected, its condition and profile."""
@@ -79,11 +120,12 @@ class Case:
     profile: str
     config: FleetConfig
     scenarios: tuple[Any, ...]
+    strip: Strip | None = None
 
     @property
     def tags(self) -> tuple[str, ...]:
         """The knobs and cadences this run departs from the default with (per-knob figures)."""
-        return knob_tags(self.config)
+        return knob_tags(self.config) + ((f"partial={self.strip.what}",) if self.strip else ())
 
 
 def knob_tags(config: FleetConfig) -> tuple[str, ...]:
@@ -359,7 +401,8 @@ def score_case(index: int, case: Case, tally: Tally, settings: HangSettings) -> 
     """Simulate ``case``, run the detector, and add its outcome to ``tally``."""
     run = simulate(case.config, list(case.scenarios))
     end = case.config.at(case.config.duration_ms)
-    emitted = detect_emitted(route(run.events).get("job-0000", []), settings, until=end,
+    events = case.strip.apply(run.events) if case.strip else run.events
+    emitted = detect_emitted(route(events).get("job-0000", []), settings, until=end,
                              true_time=true_time_of(case.config.variation))
     verdicts = [v for v, _ in emitted]
     truth = next((t for t in run.truth if t.kind == "hang"), None)
@@ -391,7 +434,8 @@ def score_case(index: int, case: Case, tally: Tally, settings: HangSettings) -> 
 
 
 def healthy_false_verdicts(seed: int, hours: float, settings: HangSettings, wide: bool = False,
-                           by_profile: dict[str, list[float]] | None = None) -> tuple[float, int, list[str]]:
+                           by_profile: dict[str, list[float]] | None = None, partial: bool = False
+                           ) -> tuple[float, int, list[str]]:
     """Job-hours simulated and verdicts issued on healthy fleets of small jobs.
 
     Each fleet (2 h, 4 jobs of 2 nodes x 2 GPUs) draws a profile and knobs; every job gets
@@ -399,7 +443,8 @@ def healthy_false_verdicts(seed: int, hours: float, settings: HangSettings, wide
     long synchronous save of 1-5 min. A fleet in four (its own random stream, so the other draws
     stay as they were) saves and evaluates without announcing it in its log (profile
     ``<profile>+silent``). ``wide``: profiles and cadences as ``--wide`` draws them.
-    ``by_profile`` (if given) receives ``[job-hours, verdicts]`` per profile.
+    ``by_profile`` (if given) receives ``[job-hours, verdicts]`` per profile. ``partial``: half
+    the fleet's nodes lack one kind of telemetry (``Strip``).
     """
     done, verdicts, notes, i = 0.0, 0, [], 0
     while done < hours:
@@ -423,7 +468,10 @@ def healthy_false_verdicts(seed: int, hours: float, settings: HangSettings, wide
                                                    duration_s=rng.uniform(60.0, 300.0)))
         tally = (by_profile if by_profile is not None else {}).setdefault(profile, [0.0, 0])
         tally[0] += config.jobs * config.duration_s / 3600.0
-        for job, events in sorted(route(simulate(config, scenarios).events).items()):
+        sent = simulate(config, scenarios).events
+        if partial:
+            sent = draw_strip(random.Random(f"hang-eval/partial-healthy/{seed}/{i}"), config.nodes).apply(sent)
+        for job, events in sorted(route(sent).items()):
             found = detect(events, settings, until=config.at(config.duration_ms))
             verdicts += len(found)
             tally[1] += len(found)
@@ -436,15 +484,19 @@ def healthy_false_verdicts(seed: int, hours: float, settings: HangSettings, wide
 
 
 def evaluate(n: int = 45, seed: int = 1, healthy_hours: float = 200.0,
-             settings: HangSettings | None = None, wide: bool = False) -> dict[str, Any]:
+             settings: HangSettings | None = None, wide: bool = False, partial: bool = False) -> dict[str, Any]:
     """Run ``n`` randomized scenarios and the healthy fleets; the figures as a dict
-    (``wide``: the wider draws of the module docstring)."""
+    (``wide``: the wider draws of the module docstring; ``partial``: every multi-node job
+    partially instrumented, see ``Strip``)."""
     settings = settings or HangSettings()
     tally = Tally()
     for i in range(n):
-        score_case(i, draw_wide_case(seed, i) if wide else draw_case(seed, i), tally, settings)
+        case = draw_wide_case(seed, i) if wide else draw_case(seed, i)
+        if partial and case.config.nodes > 1:
+            case = replace(case, strip=draw_strip(random.Random(f"hang-eval/partial/{seed}/{i}"), case.config.nodes))
+        score_case(i, case, tally, settings)
     healthy: dict[str, list[float]] = {}
-    hours, false, notes = healthy_false_verdicts(seed, healthy_hours, settings, wide, healthy) \
+    hours, false, notes = healthy_false_verdicts(seed, healthy_hours, settings, wide, healthy, partial) \
         if healthy_hours > 0 else (0.0, 0, [])
     t = tally.total
     return {
@@ -496,9 +548,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--healthy-hours", type=float, default=200.0, help="healthy job-hours (0: skip)")
     parser.add_argument("--wide", action="store_true", help="wider profiles and cadences (module docstring)")
+    parser.add_argument("--partial", action="store_true",
+                        help="partially instrumented jobs: half the nodes lack stacks, flight recorder or sm_active")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    result = evaluate(args.scenarios, args.seed, args.healthy_hours, wide=args.wide)
+    result = evaluate(args.scenarios, args.seed, args.healthy_hours, wide=args.wide, partial=args.partial)
     if args.json:
         print(json.dumps(result, indent=2))
     else:

@@ -61,8 +61,9 @@ def _state() -> JobState:
     return JobState(job_id="j", placement={r: JOB.node(r) for r in JOB.ranks})
 
 
-def _f(method: str, *ranks: int, data: bool = True) -> Finding:
-    return Finding(Localization(method=method, ranks=ranks), data)
+def _f(method: str, *ranks: int, data: bool = True, sees: tuple[int, ...] | None = None) -> Finding:
+    covered = frozenset(JOB.ranks if sees is None else sees) if data else frozenset()
+    return Finding(Localization(method=method, ranks=ranks), covered)
 
 
 def test_combination_rule() -> None:
@@ -83,3 +84,33 @@ def test_combination_rule() -> None:
     silent = combine(_state(), (_f("collective_lag"), _f("gpu_idle_outlier"), stack_none,
                                 _f("node_silence", 12, 13, 14, 15)), s)
     assert silent.nodes == (JOB.node(12),)  # a dead node is named by its silence
+
+
+def test_a_method_says_nothing_about_nodes_it_cannot_see() -> None:
+    """A partially instrumented job: stacks and the flight recorder only on node 0 (ranks 0-3),
+    GPU samples everywhere. The idle GPU on node 2 is named; the methods that cannot see node 2
+    do not veto it, and where they see they must agree."""
+    s = HangSettings()
+    node0 = tuple(range(4))
+    lag_blind, stack_blind = _f("collective_lag", sees=node0), _f("stack_outlier", sees=node0)
+    idle9 = _f("gpu_idle_outlier", 9)
+    found = combine(_state(), (lag_blind, idle9, stack_blind), s)
+    assert found.nodes == (JOB.node(9),) and found.confidence == 0.6
+    stack_sees_9 = _f("stack_outlier", sees=(*node0, 8, 9, 10, 11))
+    assert combine(_state(), (lag_blind, idle9, stack_sees_9), s).nodes == ()  # it sees node 2 and names nobody
+    lag1 = _f("collective_lag", 1, sees=node0)
+    assert combine(_state(), (lag1, _f("gpu_idle_outlier", 1, 9), stack_blind), s).nodes == (JOB.node(1), JOB.node(9))
+    assert combine(_state(), (lag1, _f("gpu_idle_outlier", 2, 9), stack_blind), s).nodes == (JOB.node(1), JOB.node(9))
+    assert combine(_state(), (lag1, _f("gpu_idle_outlier", 9), stack_blind), s).nodes == ()  # disagree on node 0
+
+
+def test_the_side_the_stacks_call_odd_must_be_a_minority() -> None:
+    """Half the job's stacks frozen in a data loader, half in the all-reduce: either half could be
+    the odd one, so the stack method names nobody (it named the waiting half before)."""
+    job = Job(nodes=4, gpus=8)
+    events = [e for e in stream(job, 600, (Episode("hang", 300, sources=tuple(range(8, 16))),))
+              if not (type(e).__name__ == "StackSample" and job.node(getattr(e, "rank", 0)) in (job.node(0), job.node(16)))]
+    (verdict,) = verdicts(run(events))
+    found = {f.method: f.ranks for f in verdict.localization}
+    assert found["stack_outlier"] == ()
+    assert verdict.source_nodes == (job.node(8),)

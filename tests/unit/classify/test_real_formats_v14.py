@@ -132,7 +132,7 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
      "/opt/openmm/platforms/cuda/src/CudaContext.cpp:1042", "cuda_launch_failure", "cuda.tool_error.k15"),
     # PyTorch DataLoader worker signal handlers, the SIGFPE member of the family
     ("training", "ERROR: Unexpected floating-point exception encountered in worker.", "dataloader_worker_killed",
-     "process.dataloader_worker.k15"),
+     "process.dataloader_worker"),
     # rasdaemon trace form of an AER event
     ("kernel", "<...>-911 [010] d.H.  4.500100 aer_event [ERROR] 2025-04-04 04:04:04 +0000 0000:c3:00.0 Uncorrected "
      "(Non-Fatal) error: Unsupported Request", "pcie_aer", "pcie.rasdaemon_trace.k15"),

@@ -108,16 +108,17 @@ def tier_of(fault: Fault) -> int:
 
 LOST_GPU_CATEGORIES: Final = frozenset({
     "gpu_fallen_off_bus", "gpu_unavailable", "gpu_driver_init", "cuda_ecc_uncorrectable",
-    "gpu_gsp_timeout", "gpu_gsp_error",
+    "gpu_gsp_timeout", "gpu_gsp_error", "gpu_nvlink",
 })
 """GSP timeouts and errors (Xid 119/120) leave the GPU's firmware unresponsive: RPCs to it time
 out, nvidia-smi and health checks hang until the GPU is reset (NVIDIA driver release notes;
 open-gpu-kernel-modules issues), so the copies a checkpoint needs would hang too."""
 LOST_GPU_XIDS: Final = frozenset({48, 74, 79, 95})
 """Xid 79 (off the bus), 48 (double-bit ECC) and 95 (uncontained ECC) end the CUDA context; a
-fatal NVLink error (Xid 74; a line that says it is non-fatal takes no node and asks nothing)
-fails the job's NVLink transfers until the GPU is reset (NVIDIA's Xid documentation), so the
-collectives a checkpoint needs would fail too."""
+fatal NVLink error (Xid 74, the NVLink5 Xids 144-150 and SXids that say Fatal,
+cudaErrorNvlinkUncorrectable: category ``gpu_nvlink``; a line that says it is non-fatal takes no
+node and so asks for no checkpoint) fails the job's NVLink transfers until the GPU is reset
+(NVIDIA's Xid documentation), so the collectives a checkpoint needs would fail too."""
 
 DEATH_CATEGORIES: Final = CASCADE | frozenset({
     "segfault", "process_crash", "oom_killer", "dataloader_worker_killed",

@@ -7,6 +7,7 @@ guards decide (docs/decisions.md has one example per rule; these are those examp
 
 from __future__ import annotations
 
+import pytest
 from decide_events import at, gpu_samples, hang, job, port_samples, running_job, steps
 from decide_lines import decide_lines, kline, run_lines, tline
 
@@ -81,8 +82,12 @@ XID74 = ("[71002.310021] NVRM: Xid (PCI:0000:b3:00): 74, pid=8812, name=python3,
          "link 5(0x0, 0x0, 0x10000, 0x0, 0x0, 0x0, 0x0)")
 
 
-def test_a_fatal_nvlink_error_gets_no_checkpoint_its_collectives_would_fail() -> None:
-    out = decide_lines([*running_job(NODES, until=200), kline(201, "n3", XID74)], until=400)
+SXID_FATAL = "nvidia-nvswitch3: SXid (PCI:0000:5c:00.0): 20034, Fatal, Link 22 LTSSM Fault Up"
+
+
+@pytest.mark.parametrize("line", [XID74, SXID_FATAL])
+def test_a_fatal_nvlink_error_gets_no_checkpoint_its_collectives_would_fail(line: str) -> None:
+    out = decide_lines([*running_job(NODES, until=200), kline(201, "n3", line)], until=400)
     assert "checkpoint_now" not in {d.action for d in out}
     assert ("replace_nodes", ("n3",)) in {(d.action, d.nodes) for d in out}
 

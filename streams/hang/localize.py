@@ -93,9 +93,9 @@ def _single_point(state: JobState, s: HangSettings, ranks: list[int], judged: in
     minority of the ``judged`` ranks when given)."""
     if len(ranks) <= _cap(state, s):
         return True
-    nodes = {state.placement.get(r) for r in ranks}
+    nodes = _nodes(state, ranks)
     minority = judged is None or 2 * len(ranks) < judged
-    return None not in nodes and len(nodes) <= _node_cap(state, s) and minority
+    return "?" not in nodes and len(nodes) <= _node_cap(state, s) and minority
 
 
 def _finding(method: str, ranks: list[int], state: JobState, s: HangSettings, detail: str,
@@ -178,7 +178,7 @@ def stack_outlier(state: JobState, view: StackView, s: HangSettings) -> Finding:
     waiters = (view.group_sig or "").rsplit("\n", 1)[-1]
     detail = "; ".join(f"rank {r} in {f}" for r, f in frames.items())
     return Finding(_finding("stack_outlier", list(view.others), state, s,
-                            f"{detail}; {len(view.group)} ranks wait in {waiters}", judged=len(view.reporting)), covered)
+                            f"{detail}; {len(view.group)} ranks wait in {waiters}"), covered)
 
 
 def node_silence(state: JobState, silent: dict[str, int], s: HangSettings) -> Finding:
@@ -212,34 +212,42 @@ def _nodes(state: JobState, ranks: Iterable[int]) -> frozenset[str]:
     return frozenset(state.placement.get(r, "?") for r in ranks)
 
 
-def _consistent(state: JobState, named: list[Finding]) -> bool:
+@dataclass(frozen=True)
+class _Judged:
+    """A finding's named and seen nodes, computed once per combination."""
+
+    finding: Finding
+    names: frozenset[str]
+    sees: frozenset[str]
+
+
+def _consistent(named: list[_Judged]) -> bool:
     """Every pair of naming methods names the same nodes among the nodes both cover."""
     for a, b in combinations(named, 2):
-        seen_by_both = _nodes(state, a.covered) & _nodes(state, b.covered)
-        if _nodes(state, a.found.ranks) & seen_by_both != _nodes(state, b.found.ranks) & seen_by_both:
+        both = a.sees & b.sees
+        if a.names & both != b.names & both:
             return False
     return True
 
 
-def _supported(state: JobState, node: str, named: list[Finding], judges: list[Finding], s: HangSettings) -> bool:
+def _supported(node: str, named: list[_Judged], judges: list[_Judged], s: HangSettings) -> bool:
     """A named node stands when two methods name it, a strong method does, or every rank-level
     method that sees it names it."""
-    namers = [f for f in named if node in _nodes(state, f.found.ranks)]
-    seeing = [f for f in judges if node in _nodes(state, f.covered)]
-    return len(namers) >= 2 or any(f.found.method in s.strong_methods for f in namers) \
-        or all(f in namers for f in seeing)
+    namers = [j for j in named if node in j.names]
+    return len(namers) >= 2 or any(j.finding.found.method in s.strong_methods for j in namers) \
+        or all(node in j.names for j in judges if node in j.sees)
 
 
 def combine(state: JobState, findings: tuple[Finding, ...], s: HangSettings) -> Source:
     """Apply the combination rule of this module's docstring to the methods' findings."""
-    named = [f for f in findings if f.found.ranks]
-    judges = [f for f in findings if f.has_data and f.found.method != "node_silence"]
+    judged = [_Judged(f, _nodes(state, f.found.ranks), _nodes(state, f.covered)) for f in findings]
+    named = [j for j in judged if j.names]
+    judges = [j for j in judged if j.finding.has_data and j.finding.found.method != "node_silence"]
     plain = tuple(f.found for f in findings)
-    nodes = frozenset().union(*(_nodes(state, f.found.ranks) for f in named))
-    if not named or not _consistent(state, named) \
-            or not all(_supported(state, n, named, judges, s) for n in nodes):
+    nodes = frozenset().union(*(j.names for j in named))
+    if not named or not _consistent(named) or not all(_supported(n, named, judges, s) for n in nodes):
         return Source(ranks=(), nodes=(), findings=plain, confidence=0.0)
-    ranks = tuple(sorted({r for f in named for r in f.found.ranks}))
+    ranks = tuple(sorted({r for j in named for r in j.finding.found.ranks}))
     return Source(ranks, tuple(sorted(nodes)), plain, CONFIDENCE_BY_AGREEING[min(len(named), 3)])
 
 

@@ -232,22 +232,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--kb", type=Path, default=None, help="knowledge base file (default: the packaged one)")
-    parser.add_argument("--show-holdout", action="store_true", help="also list holdout misses (spoils it)")
-    parser.add_argument("--show-holdout2", action="store_true", help="also list holdout2 misses (spoils it)")
-    parser.add_argument("--show-holdout3", action="store_true", help="also list holdout3 misses (spoils it)")
-    parser.add_argument("--show-holdout4", action="store_true", help="also list holdout4 misses (spoils it)")
-    parser.add_argument("--show-holdout5", action="store_true", help="also list holdout5 misses (spoils it)")
-    parser.add_argument("--show-holdout6", action="store_true", help="also list holdout6 misses (spoils it)")
-    parser.add_argument("--show-holdout7", action="store_true", help="also list holdout7 misses (spoils it)")
-    parser.add_argument("--show-holdout8", action="store_true", help="also list holdout8 misses (spoils it)")
-    parser.add_argument("--show-holdout9", action="store_true", help="also list holdout9 misses (spoils it)")
-    parser.add_argument("--show-holdout10", action="store_true", help="also list holdout10 misses (spoils it)")
-    parser.add_argument("--show-holdout11", action="store_true", help="also list holdout11 misses (spoils it)")
-    parser.add_argument("--show-holdout12", action="store_true", help="also list holdout12 misses (spoils it)")
-    parser.add_argument("--show-holdout13", action="store_true", help="also list holdout13 misses (spoils it)")
-    parser.add_argument("--show-holdout14", action="store_true", help="also list holdout14 misses (spoils it)")
-    parser.add_argument("--show-holdout15", action="store_true", help="also list holdout15 misses (spoils it)")
-    parser.add_argument("--show-holdout16", action="store_true", help="also list holdout16 misses (spoils it)")
+    for split in SPLITS[1:]:
+        parser.add_argument(f"--show-{split}", action="store_true", help=f"also list {split} misses (spoils it)")
     parser.add_argument("--quiet", action="store_true", help="figures only, no misses")
     args = parser.parse_args(argv)
     classifier = Classifier(load_kb(args.kb))
@@ -255,12 +241,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     urls = {split: {e.url for e in entries if e.split == split} for split in SPLITS}
     per_split = ", ".join(f"{split} {len(urls[split])}" for split in SPLITS)
     sys.stdout.write(f"corpus: {len(entries)} lines from {len(set().union(*urls.values()))} sources ({per_split})\n")
-    shown = {"dev": True, "holdout": args.show_holdout, HOLDOUT2: args.show_holdout2, HOLDOUT3: args.show_holdout3,
-             HOLDOUT4: args.show_holdout4, HOLDOUT5: args.show_holdout5,
-             HOLDOUT6: args.show_holdout6, HOLDOUT7: args.show_holdout7, HOLDOUT8: args.show_holdout8,
-             HOLDOUT9: args.show_holdout9, HOLDOUT10: args.show_holdout10, HOLDOUT11: args.show_holdout11,
-             HOLDOUT12: args.show_holdout12, HOLDOUT13: args.show_holdout13, HOLDOUT14: args.show_holdout14,
-             HOLDOUT15: args.show_holdout15, HOLDOUT16: args.show_holdout16}
+    shown = {"dev": True} | {split: getattr(args, f"show_{split}") for split in SPLITS[1:]}
     ok = True
     for split in SPLITS:
         report = evaluate_split(classifier, [e for e in entries if e.split == split])

@@ -44,7 +44,8 @@ blind collection will be the honest figure. ``holdout16`` is that sixteenth (215
 other split, labelled before the classifier ran on it, with TAXONOMY.md's categories where they name the message and
 the knowledge base's finer ones only where those fit better, 37% benign hard negatives), gathered on 2026-11-27
 after ``holdout15`` was fitted, mostly from pastebin/gist dmesg pastes, published training logs and less-searched
-issue threads (lines shared with any other split or with the format tests were dropped).
+issue threads (lines shared with any other split or with the format tests were dropped), measured once, then
+fitted too (K17: first on the half of its sources with an even sha1(url), the other half measured before and after).
 
 Figures per split: recall (fault lines classified into exactly their labelled category), detected
 (fault lines classified as any fault: the issue's "recall", which it reports apart from family

@@ -7,7 +7,8 @@ The corpus (``tests/data/real/corpus.jsonl``) holds verbatim log lines copied fr
      "family": "<family>" | "benign", "url": "https://...",
      "split": "dev" | "holdout" | "holdout2" | ... | "holdout16"}
 
-For ``dev`` and ``holdout`` the split is a seeded hash of the URL (:func:`split_of`), so every line of
+Labels follow ``tests/data/real/LABELS.md`` (what a line is labelled, and the conventions the fits
+kept finding). For ``dev`` and ``holdout`` the split is a seeded hash of the URL (:func:`split_of`), so every line of
 one source lands in the same split. ``holdout2`` is a later collection from sources that appear in no
 other split, gathered before any rule was tuned against it: it measures how well the rules generalise
 to real formats never seen while writing them (the old ``holdout`` has since been used as development

@@ -45,8 +45,8 @@ other split, labelled before the classifier ran on it, with TAXONOMY.md's catego
 the knowledge base's finer ones only where those fit better, 37% benign hard negatives), gathered on 2026-11-27
 after ``holdout15`` was fitted, mostly from pastebin/gist dmesg pastes, published training logs and less-searched
 issue threads (lines shared with any other split or with the format tests were dropped). ``holdout17`` is a
-seventeenth (159 lines from 81 sources in no other split, labelled before the classifier ran on it, with TAXONOMY.md's
-categories where they name the message and the knowledge base's finer ones only where those fit better, 47% benign
+seventeenth (168 lines from 83 sources in no other split, labelled before the classifier ran on it, with TAXONOMY.md's
+categories where they name the message and the knowledge base's finer ones only where those fit better, 46% benign
 hard negatives), gathered on 2026-11-27 while ``holdout16`` was being fitted, mostly from Linux mailing-list threads
 (lore.kernel.org: NVMe, XFS, PCIe AER, EDAC, mlx5, hung tasks, lockups), Slurm GRES/GPU and launcher issue threads
 and less-searched training projects (lines shared with any other split or with the format tests were dropped).

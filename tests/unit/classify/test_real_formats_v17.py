@@ -158,3 +158,19 @@ def test_no_format_line_is_a_copy_of_a_corpus_line() -> None:
     ours = {line.strip() for _s, line, *_rest in FORMATS} | {line.strip() for _s, line in BENIGN}
     clash = len(ours & corpus)  # a count only: corpus lines of held-out splits must never be printed
     assert clash == 0
+
+
+@pytest.mark.parametrize(("line", "action"), [
+    ("  ErrorCode:DCGM_FR_CLOCKS_EVENT_POWER GPU:5 Clocks event: power violation on GPU 5 Recommended Action=NONE;",
+     "none"),
+    ("GpuThermalWatch = True   reason=GpuThermalWatchIsNotHealthy", "none"),
+    ("dcgm health check on gpu-node-17: DCGM_HEALTH_RESULT_WARN", "none"),
+    ("GpuInforomWatch = True   reason=GpuInforomWatchIsNotHealthy", "reset_gpu"),
+    ("gpu-node-03 dcgm health: DCGM_HEALTH_RESULT_FAIL", "reset_gpu"),
+])
+def test_a_health_watch_takes_a_node_only_when_the_gpu_failed(classifier: Classifier, line: str, action: str) -> None:
+    """Thermal, power and clock events, warnings and watches DCGM recommends nothing for count
+    against the node but take no node alone (TAXONOMY: action none)."""
+    found = classifier.classify(line, "system")
+    assert found is not None and found.category == "gpu_device_unhealthy", line
+    assert found.action == action, line

@@ -71,6 +71,8 @@ BENIGN: list[tuple[str, str]] = [
     # nvidia: dcgm_errors.h
     ('system', 'The operation completed successfully.'),
     ('system', 'Skipping test memory because ECC is not enabled on GPU 3'),
+    # nccl: src/transport/net_ib.cc
+    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN NET/IB : mlx5_3:1 Got async error event: GID table change'),
     # nccl: src/graph/search.cc
     ('nccl', 'gpu-r7n3:48211:48390 [5] graph/search.cc:1127 NCCL WARN Could not find a path for pattern 4, falling back to simple order'),
     # nccl: src/transport/net_ib.cc
@@ -110,6 +112,21 @@ BENIGN: list[tuple[str, str]] = [
     ('kernel', '[ 7706.100000] IPv6: ADDRCONF(NETDEV_CHANGE): ens1f0: link becomes ready'),
     # nvidia: open-gpu-kernel-modules
     ('kernel', '[   40.000000] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024'),
+    # nccl: src/transport/net_ib.cc (ncclIbAsyncThreadMain, ibv_event_type_str)
+    ('nccl', 'gpu-r7n3:48211:48390 [5] transport/net_ib.cc:154 NCCL WARN NET/IB : mlx5_3:1 Got async error event: port active'),
+    ('nccl', 'gpu-r7n3:48211:48390 [5] transport/net_ib.cc:154 NCCL WARN NET/IB : mlx5_3:1 Got async error event: LID change'),
+    ('nccl', 'gpu-r7n3:48211:48390 [5] transport/net_ib.cc:154 NCCL WARN NET/IB : mlx5_3:1 Got async error event: P_Key change'),
+    ('nccl', 'gpu-r7n3:48211:48390 [5] transport/net_ib.cc:154 NCCL WARN NET/IB : mlx5_3:1 Got async error event: SM change'),
+    ('nccl', 'gpu-r7n3:48211:48390 [5] transport/net_ib.cc:154 NCCL WARN NET/IB : mlx5_3:1 Got async error event: client reregistration'),
+    ('nccl', 'gpu-r7n3:48211:48390 [5] transport/net_ib.cc:154 NCCL WARN NET/IB : mlx5_3:1 Got async error event: GID table change'),
+    ('nccl', 'gpu-r7n3:48211:48390 [5] transport/net_ib.cc:154 NCCL WARN NET/IB : mlx5_3:1 Got async error event: send queue drained'),
+    ('nccl', 'gpu-r7n3:48211:48390 [5] transport/net_ib.cc:154 NCCL WARN NET/IB : mlx5_3:1 Got async error event: SRQ limit reached'),
+    ('nccl', 'gpu-r7n3:48211:48390 [5] transport/net_ib.cc:154 NCCL WARN NET/IB : mlx5_3:1 Got async error event: last WQE reached'),
+    ('nccl', 'gpu-r7n3:48211:48390 [5] transport/net_ib.cc:154 NCCL WARN NET/IB : mlx5_3:1 Got async error event: path migrated'),
+    # nccl: src/transport/net_ib.cc (older)
+    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN NET/IB : Got async event : SM change'),
+    # nccl: amd-anp net_ib.cc
+    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN ANP plugin loaded successfully with telemetry enabled : /opt/rocm/lib/librccl-anp.so'),
 ]
 
 # ---- Part 2: the failure formats, instantiated, with their TAXONOMY category
@@ -414,8 +431,6 @@ FORMATS: list[tuple[str, str, str]] = [
     ('system', 'GPU 3 host-side PCIe replay violation, see dmesg for more information', 'pcie_aer'),
     ('system', 'Detected XID 79 for GPU 2', 'gpu_fallen_off_bus'),
     ('system', 'Detected fatal NvSwitch SXID 20034', 'gpu_nvlink'),
-    # nccl: src/transport/net_ib.cc
-    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN NET/IB : mlx5_3:1 Got async error event: GID table change', 'nccl_error'),
     # nccl: src/proxy.cc / allocator
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN [Rem Allocator] Allocation failed (segment 0, fd 87)', 'nccl_error'),
     # pytorch: ProcessGroupNCCL.cpp
@@ -476,6 +491,14 @@ FORMATS: list[tuple[str, str, str]] = [
     ('system', 'nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.6, please update your driver to a newer version, or use an earlier cuda container: unknown', 'gpu_container_init'),
     # nvidia: open-gpu-kernel-modules
     ('kernel', '[ 5600.000000] NVRM: Xid (PCI:0000:9b:00): 120, pid=5512, name=python3, Ch 00000008', 'gpu_gsp_error'),
+    # nccl: src/transport/net_ib.cc (ncclIbAsyncThreadMain, ibv_event_type_str)
+    ('nccl', 'gpu-r7n3:48211:48390 [5] transport/net_ib.cc:154 NCCL WARN NET/IB : mlx5_3:1 Got async error event: port error', 'ib_link'),
+    ('nccl', 'gpu-r7n3:48211:48390 [5] transport/net_ib.cc:154 NCCL WARN NET/IB : mlx5_3:1 Got async error event: path migration request error', 'nccl_error'),
+    # nccl: src/transport/net_ib.cc
+    ('nccl', 'gpu-r7n3:48211:48390 [5] transport/net_ib.cc:154 NCCL WARN NET/IB : mlx5_3:1 async fatal event on SRQ, unused for now (0x7f3a1c0b8d40): SRQ catastrophic error', 'nccl_error'),
+    ('nccl', 'gpu-r7n3:48211:48390 [5] transport/net_ib.cc:154 NCCL WARN NET/IB : mlx5_3:1 unknown event type (21)', 'nccl_error'),
+    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN NET/IB : Attempted to merge incompatible devices: [0]mlx5_0:1/IB and [1]mlx5_bond_0:1/RoCE. Try selecting NICs of only one link type using NCCL_IB_HCA', 'nccl_user_error'),
+    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN NET/IB: open failed in ncclIbRoceGetVersionNum: Permission denied', 'nccl_error'),
 ]
 
 

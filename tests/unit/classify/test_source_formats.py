@@ -145,8 +145,6 @@ FORMATS: list[tuple[str, str, str]] = [
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN NET/IB : Got completion from peer 10.20.3.14<37011> with status=IBV_WC_REM_ACCESS_ERR(10) opcode=IBV_WC_RDMA_WRITE(1) len=0 vendor_err=136 (Send) localGid ::ffff:10.20.3.13 remoteGids ::ffff:10.20.3.14 hca mlx5_3', 'nccl_error'),
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN NET/IB : Got completion with error 5, opcode 129, len 32711, vendor err 249', 'nccl_error'),
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN NET/IB : req 1/1 tag 3 peer 10.20.3.14<37011> collective mismatch error, local size 4194304 remote size 2097152', 'nccl_user_error'),
-    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN NET/IB : Unexpected request type 0', 'nccl_error'),
-    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN NET/IB : mlx5_5:1 port not active', 'nccl_error'),
     # nccl: src/misc/ibvwrap.cc
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Call to ibv_create_qp failed with error Cannot allocate memory', 'nccl_error'),
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_2:1, curr state INIT, next state RTR, local GID index 3', 'nccl_error'),
@@ -154,7 +152,7 @@ FORMATS: list[tuple[str, str, str]] = [
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Call to ibv_reg_dmabuf_mr failed with error Invalid argument', 'nccl_error'),
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Call to ibv_poll_cq() returned -1', 'nccl_error'),
     # nccl: src/transport/net_ib.cc
-    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN ibv_post_send failed with error Cannot allocate memory', 'nccl_error'),
+    ('nccl', 'gpu-r7n3:48211:48390 [5] include/ibvwrap.h:80 NCCL WARN ibv_post_send() failed with error Cannot allocate memory, Bad WR 0x7f2a1c0b8d40, First WR 0x7f2a1c0b8d40', 'nccl_error'),
     # nccl: src/misc/socket.cc
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Net : Connect to 10.20.3.14<51233> failed : No route to host', 'nccl_error'),
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Net : Connection closed by remote peer gpu-r7n4.cluster<49812>', 'nccl_remote_peer'),
@@ -164,9 +162,9 @@ FORMATS: list[tuple[str, str, str]] = [
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN socketStartConnect: Connect to 10.20.3.14<51233> failed : Software caused connection abort', 'nccl_error'),
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN socketPollConnect: connect to 10.20.3.14<51233> returned Connection refused, exceeded error retry count after 35 attempts', 'nccl_error'),
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN socketFinalizeAccept: wrong magic 74d3a19c00000000 != 3f0c8a2e5b6d7e91', 'nccl_error'),
-    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Net : Socket creation failed : Too many open files', 'nccl_error'),
-    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Net : Call to accept failed : Too many open files', 'nccl_error'),
-    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN socketPollConnect: Connect to 10.20.3.14<51233> timed out after 1200 s', 'nccl_error'),
+    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN ncclSocketInit: Socket creation failed : Too many open files', 'nccl_error'),
+    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN socketTryAccept: Accept failed: Too many open files', 'nccl_error'),
+    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN socketPollConnect: Connect to 10.20.3.14<51233> returned 113(No route to host) errno 115(Operation now in progress)', 'nccl_error'),
     # nccl: src/transport/net_socket.cc
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN NET/Socket : socket progress error', 'nccl_error'),
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN NET/Socket : message truncated : receiving 1048576 bytes instead of 65536', 'nccl_user_error'),
@@ -175,12 +173,10 @@ FORMATS: list[tuple[str, str, str]] = [
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN [Proxy Service 11] Failed to execute operation Connect from rank 11, retcode 6', 'nccl_error'),
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN [Service thread] Error encountered progressing operation=Connect, res=3, closing connection', 'nccl_error'),
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN [Service thread] Could not receive type from localRank 6, res=3, closed=0', 'nccl_error'),
-    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN [Proxy Service UDS] exit: stop 0 abortFlag 1', 'nccl_error'),
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN ncclPollProxyResponse: Proxy Call to rank 3 failed (Connect)', 'nccl_error'),
     # nccl: src/bootstrap.cc
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Bootstrap Root : mismatch in rank count from procs 16 : 8', 'nccl_error'),
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Bootstrap : no socket interface found', 'nccl_error'),
-    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Bootstrap : Unable to reach root rank 0 after 1200 s', 'nccl_error'),
     # nccl: src/init.cc
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Duplicate GPU detected : rank 3 and rank 11 both on CUDA device 3b000', 'nccl_user_error'),
     ('nccl', "gpu-r7n3:48211:48390 [5] NCCL WARN Cuda failure 2 'out of memory'", 'nccl_cuda_error'),
@@ -194,13 +190,10 @@ FORMATS: list[tuple[str, str, str]] = [
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Error while creating shared memory segment /dev/shm/nccl-Hk3r2 (size 9637888)', 'nccl_error'),
     # nccl: src/misc/cudawrap.cc
     ('nccl', "gpu-r7n3:48211:48390 [5] NCCL WARN Cuda failure 999 'unknown error'", 'nccl_cuda_error'),
-    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN cuDriverGetVersion failed with 100', 'nccl_error'),
     # nccl: src/misc/nvmlwrap.cc
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN nvmlDeviceGetHandleByPciBusId() failed: Unknown Error', 'gpu_unavailable'),
     # nccl: src/transport/net.cc
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Message truncated : received 262144 bytes instead of 131072', 'nccl_user_error'),
-    # nccl: src/enqueue.cc
-    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Error : mismatched collective count between ranks', 'nccl_error'),
     # nccl: src/misc/argcheck.cc
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN AllReduce : invalid root 9 (root should be in the 0..7 range)', 'nccl_user_error'),
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Broadcast : invalid type 12', 'nccl_user_error'),
@@ -215,7 +208,6 @@ FORMATS: list[tuple[str, str, str]] = [
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN NET/OFI OFI fi_getinfo() call failed: No data available', 'nccl_error'),
     # nccl: aws-ofi-nccl nccl_ofi_rdma.c
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN NET/OFI Unable to register memory (type = 2) for device 1. RC: -12, Error: Cannot allocate memory', 'nccl_error'),
-    ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN NET/OFI Error posting RDMA write request. RC: -113, Error: No route to host', 'nccl_error'),
     # nccl: aws-ofi-nccl nccl_ofi_net.c
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN NET/OFI Unable to find a protocol that worked.  Failing initialization.', 'nccl_error'),
     # pytorch: ProcessGroupNCCL.cpp
@@ -236,7 +228,6 @@ FORMATS: list[tuple[str, str, str]] = [
     ('training', '[rank11]: ncclInternalError: Internal check failed.', 'nccl_error'),
     ('training', '[rank11]: ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error. ', 'nccl_error'),
     # pytorch: ProcessGroupNCCL.cpp
-    ('training', '[rank0]:[E1127 03:00:00.100000 1200 ProcessGroupNCCL.cpp:1130] [PG ID 1 PG GUID 3 Rank 0] Found NCCL async error on communicator 0x5603a8b2d1e0: unhandled system error (run with NCCL_DEBUG=INFO for details)', 'nccl_error'),
     ('training', '[rank0]:[E1127 03:00:00.100000 1200 ProcessGroupNCCL.cpp:1260] [PG ID 0 PG GUID 0(default_pg) Rank 0] Future for ProcessGroup abort timed out after 600000 ms', 'nccl_error'),
     ('training', '[rank3]:[E1127 02:11:45.130000 8812 ProcessGroupNCCL.cpp:1316] [PG ID 0 PG GUID 0(default_pg) Rank 3] Process group watchdog thread terminated with exception: CUDA error: unspecified launch failure', 'cuda_launch_failure'),
     # pytorch: gloo unbound_buffer.cc
@@ -386,11 +377,10 @@ FORMATS: list[tuple[str, str, str]] = [
     ('kernel', '[ 5300.000000] NVRM: Xid (PCI:0000:9b:00): 119, pid=5512, name=python3, Timeout after 6s of waiting for RPC response from GPU4 GSP! Expected function 76 (GSP_RM_CONTROL) (0x20801348 0x410).', 'gpu_gsp_timeout'),
     ('kernel', '[ 5300.000050] NVRM: GPU4 _kgspLogXid119: ********************************* GSP Timeout **********************************', 'gpu_gsp_timeout'),
     ('kernel', '[ 5301.000000] NVRM: GPU4 _issueRpcAndWait: rpcSendMessage failed with status 0x0000000f for fn 76!', 'gpu_gsp_error'),
-    ('kernel', '[ 5301.100000] NVRM: GPU4 kgspHealthCheck_TU102: ********************************* GSP Crash **********************************', 'gpu_gsp_error'),
     # nvidia: open-gpu-kernel-modules
     ('kernel', '[ 5302.000000] NVRM: nvAssertOkFailedNoLog: Assertion failed: Call timed out [NV_ERR_TIMEOUT] (0x00000065) returned from pRmApi->Control(pRmApi, pGpu->hInternalClient, pGpu->hInternalSubdevice, NV2080_CTRL_CMD_INTERNAL_BUS_FLUSH_WITH_SYSMEMBAR, NULL, 0) @ kern_bus_gh100.c:1171', 'gpu_driver_error'),
     ('kernel', '[   44.000000] NVRM: GPU 0000:9b:00.0: RmInitAdapter failed! (0x62:0x40:2477)', 'gpu_driver_init'),
-    ('kernel', '[   43.000000] NVRM: kgspBootstrap_GH100: unexpected WPR2 already up, cannot proceed with booting GSP', 'gpu_driver_init'),
+    ('kernel', '[   43.000000] NVRM: GPU4 _kgspBootGspRm: unexpected WPR2 already up, cannot proceed with booting GSP', 'gpu_driver_init'),
     ('kernel', '[ 5400.000000] NVRM: GPU at PCI:0000:9b:00: GPU-3f1a2b4c-5d6e-7f80-91a2-b3c4d5e6f708 has fallen off the bus.', 'gpu_fallen_off_bus'),
     # nvidia: libnvidia-container
     ('system', 'nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown', 'gpu_container_init'),

@@ -127,6 +127,11 @@ BENIGN: list[tuple[str, str]] = [
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN NET/IB : Got async event : SM change'),
     # nccl: amd-anp net_ib.cc
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN ANP plugin loaded successfully with telemetry enabled : /opt/rocm/lib/librccl-anp.so'),
+    # kernel: drivers/edac/mce_amd.c
+    ('kernel', '[ 3000.100000] [Hardware Error]: Corrected error, no action required.'),
+    ('kernel', '[ 3000.800000] [Hardware Error]: Deferred error, no action required.'),
+    # kernel: drivers/edac/amd64_edac.c
+    ('kernel', '[ 3002.000000] EDAC amd64: Node 0: DRAM ECC disabled.'),
 ]
 
 # ---- Part 2: the failure formats, instantiated, with their TAXONOMY category
@@ -489,6 +494,15 @@ FORMATS: list[tuple[str, str, str]] = [
     ('nccl', 'gpu-r7n3:48211:48390 [5] transport/net_ib.cc:154 NCCL WARN NET/IB : mlx5_3:1 unknown event type (21)', 'nccl_error'),
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN NET/IB : Attempted to merge incompatible devices: [0]mlx5_0:1/IB and [1]mlx5_bond_0:1/RoCE. Try selecting NICs of only one link type using NCCL_IB_HCA', 'nccl_user_error'),
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN NET/IB: open failed in ncclIbRoceGetVersionNum: Permission denied', 'nccl_error'),
+    # kernel: drivers/edac/mce_amd.c
+    ('kernel', '[ 3000.200000] [Hardware Error]: CPU:12 (19:1:1) MC17_STATUS[Over|CE|MiscV|AddrV|-|-|SyndV|CECC|-|-|-]: 0xdc2040000000011b', 'hardware_mce'),
+    ('kernel', '[ 3001.000000] [Hardware Error]: CPU:3 (19:1:1) MC5_STATUS[Over|UE|MiscV|AddrV|PCC|-|-|-|-|-|-]: 0xfe20000000000e0f', 'hardware_mce'),
+    ('kernel', '[ 3000.600000] [Hardware Error]: Uncorrected, software restartable error.', 'hardware_mce'),
+    ('kernel', '[ 3000.900000] [Hardware Error]: System Fatal error.', 'hardware_mce'),
+    # nvidia: nvidia-smi
+    ('system', 'Nov 27 02:00:09 gpu-r7n3 gpu-healthcheck[3310]: No devices were found', 'gpu_unavailable'),
+    # nvidia: nvidia-smi / NVML
+    ('system', 'Nov 27 02:00:09 gpu-r7n3 gpu-healthcheck[3310]: Failed to initialize NVML: Driver/library version mismatch', 'gpu_driver_init'),
 ]
 
 

@@ -381,10 +381,12 @@ FORMATS: list[tuple[str, str, str]] = [
     # GPFS mmfs.log
     ("system", "Feb 03 04:05:06 gpu-n17 mmfs[4412]: [E] Unable to mount file system fs1 (Stale file handle)", "storage_remote_fs"),
     # ---- beegfs
-    # beegfs client_module net/message/MessagingTk.c
-    ("kernel", "[ 5120.331100] beegfs: (4) Feb03 04:05:06 *python3(22714) [Messaging (RPC)] >> Communication error: Node: beegfs-storage st01 [ID: 101]; Msg type: WriteLocalFile; Message: Connection timed out", "storage_remote_fs"),
-    # beegfs MessagingTk.c
-    ("kernel", "[ 5120.331101] beegfs: (3) Feb03 04:05:07 *python3(22714) [Messaging (RPC)] >> Retrying communication with node: beegfs-meta meta01 [ID: 1]", "storage_remote_fs"),
+    # beegfs client_module net/message/MessagingTk.c (Logger_logErrFormatted)
+    ("kernel", "[ 5120.331100] beegfs: (1) Feb03 04:05:06 *python3(22714) [Messaging (RPC)] >> Communication error: Node: beegfs-storage st01 [ID: 101] (comm result: -110; message type: 2003)", "storage_remote_fs"),
+    # beegfs MessagingTk.c (Log_WARNING)
+    ("kernel", "[ 5120.331103] beegfs: (2) Feb03 04:05:06 *python3(22714) [Messaging (RPC)] >> Unable to connect to: beegfs-meta meta01 [ID: 1]", "storage_remote_fs"),
+    # beegfs MessagingTk.c (Log_WARNING)
+    ("kernel", "[ 5120.331104] beegfs: (2) Feb03 04:05:06 *python3(22714) [Messaging (RPC)] >> Receive timed out from beegfs-storage st01 [ID: 101] @ 10.40.0.11:8003", "storage_remote_fs"),
     # ---- object_store
     # botocore/exceptions.py ClientError
     ("training", "botocore.exceptions.ClientError: An error occurred (SlowDown) when calling the PutObject operation (reached max retries: 4): Please reduce your request rate.", "storage_remote_fs"),
@@ -730,6 +732,165 @@ FORMATS: list[tuple[str, str, str]] = [
     ("system", "   JobState=NODE_FAIL Reason=NodeDown Dependency=(null)", "process_killed"),
     # sacct
     ("system", "771201       train.sh        gpu     ml-lab       512  NODE_FAIL      0:0", "process_killed"),
+    # ---- cuda_frameworks2
+    # pycuda src/cpp/cuda.hpp
+    ("training", "pycuda._driver.MemoryError: cuMemAlloc failed: out of memory", "cuda_oom"),
+    # pycuda cuda.hpp
+    ("training", "pycuda._driver.LaunchError: cuCtxSynchronize failed: an illegal memory access was encountered", "cuda_illegal_memory_access"),
+    # pycuda cuda.hpp
+    ("training", "pycuda._driver.LogicError: cuInit failed: no CUDA-capable device is detected", "cuda_driver_init"),
+    # pycuda cuda.hpp
+    ("training", "pycuda._driver.RuntimeError: cuInit failed: unknown error", "cuda_driver_init"),
+    # pycuda cuda.hpp
+    ("training", "pycuda._driver.LaunchError: cuLaunchKernel failed: unspecified launch failure", "cuda_launch_failure"),
+    # opencv core/cuda (Error::GpuApiCallError -217)
+    ("training", "cv2.error: OpenCV(4.8.0) /opencv/modules/core/src/cuda/gpu_mat.cu:116: error: (-217:Gpu API call) out of memory in function 'allocate'", "cuda_oom"),
+    # opencv
+    ("training", "cv2.error: OpenCV(4.8.0) /opencv/modules/cudev/include/opencv2/cudev/grid/detail/transform.hpp:312: error: (-217:Gpu API call) an illegal memory access was encountered in function 'call'", "cuda_illegal_memory_access"),
+    # opencv
+    ("training", "cv2.error: OpenCV(4.8.0) /opencv/modules/core/src/cuda_info.cpp:73: error: (-217:Gpu API call) no CUDA-capable device is detected in function 'getCudaEnabledDeviceCount'", "cuda_driver_init"),
+    # onnxruntime cuda_call.cc
+    ("training", "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : CUDA failure 2: out of memory ; GPU=0 ; hostname=infer-7 ; file=/onnxruntime_src/onnxruntime/core/providers/cuda/cuda_allocator.cc ; line=47 ; expr=cudaMalloc((void**)&p, size);", "cuda_oom"),
+    # onnxruntime
+    ("training", "[E:onnxruntime:, sequential_executor.cc:514 ExecuteKernel] Non-zero status code returned while running Conv node. Name:'conv1' Status Message: CUDNN failure 4: CUDNN_STATUS_INTERNAL_ERROR ; GPU=0 ; hostname=infer-7 ; file=/onnxruntime_src/onnxruntime/core/providers/cuda/cuda_call.cc ; line=121 ; expr=cudnnConvolutionForward(...);", "cuda_launch_failure"),
+    # onnxruntime
+    ("training", "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : CUDA failure 999: unknown error ; GPU=0 ; hostname=infer-7 ; file=/onnxruntime_src/onnxruntime/core/providers/cuda/cuda_execution_provider.cc ; line=236 ; expr=cudaSetDevice(info_.device_id);", "cuda_launch_failure"),
+    # onnxruntime
+    ("training", "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : CUDA failure 100: no CUDA-capable device is detected ; GPU=0 ; hostname=infer-7 ; file=/onnxruntime_src/onnxruntime/core/providers/cuda/cuda_execution_provider.cc ; line=236 ; expr=cudaSetDevice(info_.device_id);", "cuda_driver_init"),
+    # TensorRT ILogger (ErrorCode kCUDA_ERROR)
+    ("training", "[03/02/2026-10:11:12] [TRT] [E] 1: [defaultAllocator.cpp::allocate::20] Error Code 1: Cuda Runtime (out of memory)", "cuda_oom"),
+    # TensorRT
+    ("training", "[03/02/2026-10:11:12] [TRT] [E] 1: [runner.cpp::execute::416] Error Code 1: Cuda Runtime (an illegal memory access was encountered)", "cuda_illegal_memory_access"),
+    # TensorRT
+    ("training", "[03/02/2026-10:11:12] [TRT] [E] 1: [checkMacros.cpp::catchCudaError::203] Error Code 1: Cuda Runtime (unspecified launch failure)", "cuda_launch_failure"),
+    # TensorRT-LLM common/cudaUtils.h check_cuda_error
+    ("training", "[TensorRT-LLM][ERROR] CUDA runtime error in ::cudaMallocAsync(ptr, n, mCudaStream->get()): out of memory (/app/tensorrt_llm/cpp/tensorrt_llm/runtime/tllmBuffers.h:125)", "cuda_oom"),
+    # TensorRT-LLM
+    ("training", "[TensorRT-LLM][ERROR] CUDA runtime error in cudaStreamSynchronize(stream): an illegal memory access was encountered (/app/tensorrt_llm/cpp/tensorrt_llm/runtime/bufferManager.cpp:48)", "cuda_illegal_memory_access"),
+    # caffe2/core/common_gpu.h CUDA_ENFORCE
+    ("training", "RuntimeError: [enforce fail at context_gpu.cu:415] error == cudaSuccess. 2 vs 0. Error at: /pytorch/caffe2/core/context_gpu.cu:415: out of memory", "cuda_oom"),
+    # caffe2 CUDA_ENFORCE
+    ("training", "RuntimeError: [enforce fail at context_gpu.cu:415] error == cudaSuccess. 700 vs 0. Error at: /pytorch/caffe2/core/context_gpu.cu:415: an illegal memory access was encountered", "cuda_illegal_memory_access"),
+    # paddle/phi/core/enforce.h build_nvidia_error_msg
+    ("training", "ExternalError: CUDA error(2), out of memory. ", "cuda_oom"),
+    # paddle enforce.h
+    ("training", "ExternalError: CUDA error(3), initialization error. ", "cuda_driver_init"),
+    # paddle enforce.h
+    ("training", "ExternalError: CUDA error(100), no CUDA-capable device is detected. ", "cuda_driver_init"),
+    # paddle enforce.h
+    ("training", "ExternalError: CUBLAS error(13), CUBLAS_STATUS_EXECUTION_FAILED. ", "cuda_launch_failure"),
+    # paddle enforce.h
+    ("training", "ExternalError: CUDNN error(4), CUDNN_STATUS_INTERNAL_ERROR. ", "cuda_launch_failure"),
+    # paddle enforce.h
+    ("training", "ExternalError: CUDA error(214), uncorrectable ECC error encountered. ", "cuda_ecc_uncorrectable"),
+    # paddle/fluid/memory/allocation/allocator_facade / enforce
+    ("training", "ResourceExhaustedError: Out of memory error on GPU 0. Cannot allocate 1.500000GB memory on GPU 0, 78.9GB memory has been allocated and available memory is only 512.0MB.", "cuda_oom"),
+    # rmm include/rmm/detail/error.hpp RMM_CUDA_TRY_ALLOC
+    ("training", "MemoryError: std::bad_alloc: out_of_memory: CUDA error at: /opt/conda/include/rmm/mr/device/cuda_memory_resource.hpp:60: cudaErrorMemoryAllocation out of memory", "cuda_oom"),
+    # cudf CUDF_CUDA_TRY
+    ("training", "RuntimeError: CUDA error encountered at: /cudf/cpp/src/io/parquet/reader_impl.cpp:212: 700 cudaErrorIllegalAddress an illegal memory access was encountered", "cuda_illegal_memory_access"),
+    # jax/_src/xla_bridge.py backends()
+    ("training", "RuntimeError: Unable to initialize backend 'cuda': FAILED_PRECONDITION: No visible GPU devices. (you may need to uninstall the failing plugin package, or set JAX_PLATFORMS=cpu to skip this backend.)", "cuda_driver_init"),
+    # jax xla_bridge.py
+    ("training", "RuntimeError: Unable to initialize backend 'cuda': INTERNAL: no supported devices found for platform CUDA (set JAX_PLATFORMS='' to automatically choose an available backend)", "cuda_driver_init"),
+    # jax xla_bridge.py (logged)
+    ("training", "E0302 10:11:12.131000   4411 xla_bridge.py:909] Unable to initialize backend 'cuda': FAILED_PRECONDITION: No visible GPU devices.", "cuda_driver_init"),
+    # jax xla_bridge.py / jaxlib cuda_versions
+    ("training", "CUDA backend failed to initialize: Found CUDA version 12010, but JAX was built against version 12020, which is newer. The copy of CUDA that is installed must be at least as new as the version against which JAX was built. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)", "cuda_driver_init"),
+    # xla stream_executor
+    ("training", "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to allocate 8589934592 bytes for new constant: CUDA_ERROR_OUT_OF_MEMORY: out of memory", "cuda_oom"),
+    # torch/cuda/__init__.py _lazy_init (ROCm build)
+    ("training", "RuntimeError: No HIP GPUs are available", "cuda_driver_init"),
+    # c10/hip (hipified C10_CUDA_CHECK)
+    ("training", "RuntimeError: HIP error: hipErrorNoDevice: no ROCm-capable device is detected", "cuda_driver_init"),
+    # HIP runtime
+    ("training", "RuntimeError: HIP error: hipErrorNoBinaryForGpu: Unable to find code object for all current devices!", "cuda_launch_failure"),
+    # ---- storage2
+    # net/ceph/messenger_v1.c read_partial_message
+    ("kernel", "[ 4410.220118] libceph: read_partial_message 00000000b1c2d3e4 data crc 3361928471 != exp. 1234567891", "storage_remote_fs"),
+    # net/ceph/messenger_v1.c
+    ("kernel", "[ 4410.220119] libceph: read_partial_message 00000000b1c2d3e4 signature check failed", "storage_remote_fs"),
+    # GPFS error log entries in syslog (Error=MMFS_<code>)
+    ("system", "Feb 03 04:05:06 gpu-n17 mmfs: Error=MMFS_PHOENIX, ID=0xAB429E38, Tag=4120431: Reason code 668 Failure Reason Lost membership in cluster gpfs.prod. Unmounting file systems.", "storage_remote_fs"),
+    # GPFS error log
+    ("system", "Feb 03 04:05:06 gpu-n17 mmfs: Error=MMFS_LONGDISKIO, ID=0x0D1F9C5A, Tag=4120432: Long disk I/O on nsd07", "storage_remote_fs"),
+    # mountpoint-s3 src/fuse.rs (fuse_error! -> "<op> failed")
+    ("system", "2026-03-02T10:11:12.131Z WARN mountpoint_s3::fuse: read failed with errno 5: get request failed: get object request failed: Client error: Unknown CRT error: CRT error 1051: aws-c-http: AWS_ERROR_HTTP_CONNECTION_CLOSED, The connection has closed or is closing.", "storage_remote_fs"),
+    # Go os.PathError (ENOTCONN) on a FUSE mount
+    ("system", "open /mnt/s3/ckpt/latest: transport endpoint is not connected", "storage_remote_fs"),
+    # Go syscall.ESTALE
+    ("system", "read /nfs/datasets/shard-0031.tar: stale NFS file handle", "storage_remote_fs"),
+    # Go syscall.EIO
+    ("system", "write /ckpt/run9/model.pt: input/output error", "storage_io"),
+    # Go syscall.ENOSPC
+    ("system", "write /ckpt/run9/model.pt: no space left on device", "storage_space"),
+    # lustre/ldlm/ldlm_lib.c target_handle_connect
+    ("kernel", "[ 9038.330120] LustreError: 137-5: work-OST0005_UUID: not available for connect from 10.12.0.77@o2ib (no target). If you are running an HA pair check that the target is mounted on the other server.", "storage_remote_fs"),
+    # lustre/ptlrpc/import.c
+    ("kernel", "[ 9039.330120] Lustre: work-MDT0000-mdc-ffff97a1c4d2e800: Evicted from work-MDT0000_UUID (at 10.12.0.3@o2ib) after server handle changed from 0x8a1b2c3d4e5f6a7b to 0x8a1b2c3d4e5f6a7c", "storage_remote_fs"),
+    # fs/nfs/write.c nfs_writeback_result
+    ("kernel", "[ 812.100213] NFS: Server wrote zero bytes, expected 4096.", "storage_remote_fs"),
+    # ---- process2
+    # glibc malloc.c
+    ("training", "free(): invalid next size (normal)", "process_crash"),
+    # glibc malloc.c
+    ("training", "double free or corruption (top)", "process_crash"),
+    # glibc malloc.c
+    ("training", "malloc(): mismatching next->prev_size (unsorted)", "process_crash"),
+    # glibc malloc.c
+    ("training", "free(): unaligned chunk detected in tcache 2", "process_crash"),
+    # glibc malloc.c
+    ("training", "free(): too many chunks detected in tcache", "process_crash"),
+    # glibc malloc.c
+    ("training", "malloc(): unaligned fastbin chunk detected 2", "process_crash"),
+    # glibc <2.26 malloc_printerr
+    ("training", "*** glibc detected *** python: double free or corruption (fasttop): 0x0000000001e1f010 ***", "process_crash"),
+    # gperftools src/tcmalloc.cc InvalidFree
+    ("training", "src/tcmalloc.cc:333] Attempt to free invalid pointer 0x55d0c1a2b3c0 ", "process_crash"),
+    # abseil failure_signal_handler.cc
+    ("training", "*** SIGFPE received at time=1712411021 on cpu 3 ***", "process_crash"),
+    # abseil failure_signal_handler.cc
+    ("training", "*** SIGILL received at time=1712411021 on cpu 3 ***", "process_crash"),
+    # abseil failure_signal_handler.cc
+    ("training", "*** SIGSEGV received at time=1712411021 on cpu 3 ***", "segfault"),
+    # glog signalhandler.cc
+    ("training", "*** SIGBUS (@0x7f3a20001000) received by PID 77120 (TID 0x7f3a1d7fe700) from PID 538975232; stack trace: ***", "process_crash"),
+    # glog signalhandler.cc
+    ("training", "*** SIGFPE (@0x55d0c1a2b3c0) received by PID 77120 (TID 0x7f3a1d7fe700) from PID 1; stack trace: ***", "process_crash"),
+    # Open MPI help-errmgr-base.txt
+    ("training", "mpirun noticed that process rank 2 with PID 0 on node gpu-n14 exited on signal 4 (Illegal instruction).", "process_crash"),
+    # Open MPI help-errmgr-base.txt
+    ("training", "mpirun noticed that process rank 2 with PID 0 on node gpu-n14 exited on signal 8 (Floating point exception).", "process_crash"),
+    # MPICH/Intel MPI MPI_Abort
+    ("training", "Abort(1) on node 3 (rank 3 in comm 0): application called MPI_Abort(MPI_COMM_WORLD, 1) - process 3", "process_crash"),
+    # c10/core/impl/alloc_cpu.cpp
+    ("training", "RuntimeError: [enforce fail at alloc_cpu.cpp:114] data. DefaultCPUAllocator: not enough memory: you tried to allocate 1073741824 bytes.", "oom_killer"),
+    # IDE / Python runner status
+    ("training", "Process finished with exit code 137 (interrupted by signal 9: SIGKILL)", "process_killed"),
+    # ucx debug.c
+    ("training", "[gpu-n14:77120:0:77150] Caught signal 11 (Segmentation fault: invalid permissions for mapped object at address 0x7f3a20001000)", "segfault"),
+    # valgrind coregrind/m_signals.c
+    ("training", "==77120== Process terminating with default action of signal 11 (SIGSEGV)", "segfault"),
+    # ---- transport2
+    # Open MPI ompi/mca/pml/ucx/pml_ucx.c
+    ("training", "[gpu-n14:77120] pml_ucx.c:419  Error: ucp_ep_create(proc=5) failed: Destination is unreachable", "nccl_error"),
+    # Open MPI opal/mca/btl/tcp help-mpi-btl-tcp.txt peer hung up
+    ("training", "An MPI communication peer process has unexpectedly disconnected.  This usually indicates a failure in the peer process (e.g., a crash or otherwise exiting without calling MPI_FINALIZE first).", "nccl_remote_peer"),
+    # gloo transport/tcp/pair.cc
+    ("training", "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer [10.40.0.12]:31822", "nccl_remote_peer"),
+    # gloo transport/tcp/pair.cc
+    ("training", "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Read error [10.40.0.12]:4411: Connection reset by peer", "nccl_remote_peer"),
+    # gloo transport/tcp/unbound_buffer.cc
+    ("training", "RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 1800000ms for recv operation to complete", "nccl_timeout"),
+    # libibverbs ibv_reg_mr errno
+    ("training", "ibv_reg_mr failed: Cannot allocate memory", "nccl_error"),
+    # ucx src/uct/sm/mm/base/mm_ep.c
+    ("training", "[1712411021.118276] [gpu-n14:77120:0]          mm_ep.c:155  UCX  ERROR mm ep failed to connect to remote FIFO id 0xc00000034000: Shared memory error", "nccl_error"),
+    # ---- slurm2
+    # scontrol show job (BOOT_FAIL)
+    ("system", "   JobState=BOOT_FAIL Reason=NodeDown Dependency=(null)", "process_killed"),
+    # sacct
+    ("system", "771202       train.sh        gpu     ml-lab       512  BOOT_FAIL      0:0", "process_killed"),
 ]
 
 # (log source, line): INFO/notice siblings and no-fault endings from the same emitters
@@ -797,6 +958,8 @@ BENIGN: list[tuple[str, str]] = [
     # GPFS mmfs.log
     ("system", "2026-02-03_04:05:10.000+0000: [I] Command: successful mount fs1"),
     # ---- beegfs
+    # beegfs MessagingTk.c (Log_NOTICE: a retry)
+    ("kernel", "[ 5120.331101] beegfs: (3) Feb03 04:05:07 *python3(22714) [Messaging (RPC)] >> Retrying communication with node: beegfs-meta meta01 [ID: 1]"),
     # beegfs client
     ("kernel", "[ 5120.331102] beegfs: (2) Feb03 04:05:08 Mount >> BeeGFS mount ready."),
     # ---- object_store
@@ -856,6 +1019,34 @@ BENIGN: list[tuple[str, str]] = [
     ("system", "   JobState=TIMEOUT Reason=TimeLimit Dependency=(null)"),
     # slurmctld
     ("system", "[2026-03-01T10:11:12.007] _job_complete: JobId=771201 WEXITSTATUS 0"),
+    # ---- cuda_frameworks2
+    # jax xla_bridge.py (warning: CPU fallback)
+    ("training", "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu."),
+    # TensorRT warning
+    ("training", "[03/02/2026-10:11:12] [TRT] [W] CUDA lazy loading is not enabled. Enabling it can significantly reduce device memory usage and speed up TensorRT initialization."),
+    # TensorRT info
+    ("training", "[03/02/2026-10:11:12] [TRT] [I] [MemUsageChange] Init CUDA: CPU +2, GPU +0, now: CPU 310, GPU 1046 (MiB)"),
+    # onnxruntime warning
+    ("training", "2026-03-02 10:11:12.000 [W:onnxruntime:, session_state.cc:1166 VerifyEachNodeIsAssignedToAnEp] Some nodes were not assigned to the preferred execution providers which may or may not have an negative impact on performance. e.g. ORT explicitly assigns shape related ops to CPU to improve perf."),
+    # ---- transport2
+    # rdma-core libibverbs/dynamic_driver.c (warning)
+    ("training", "libibverbs: Warning: couldn't load driver 'libmlx4-rdmav34.so': libmlx4-rdmav34.so: cannot open shared object file: No such file or directory"),
+    # rdma-core libibverbs (warning)
+    ("training", "libibverbs: Warning: no userspace device-specific driver found for /sys/class/infiniband_verbs/uverbs0"),
+    # ucx WARN
+    ("training", "[1712411021.118277] [gpu-n14:77120:0]     ucp_context.c:1418 UCX  WARN  UCP version is incompatible, required: 1.16, actual: 1.14 (release 1)"),
+    # ---- slurm2
+    # sacct
+    ("system", "771203       train.sh        gpu     ml-lab       512  DEADLINE      0:0"),
+    # scontrol
+    ("system", "   JobState=CANCELLED Reason=None Dependency=(null)"),
+    # sbatch (submission refused: no job ran)
+    ("system", "sbatch: error: Batch job submission failed: Requested node configuration is not available"),
+    # ---- cuda_frameworks2
+    # jax xla_bridge.py (INFO while probing an absent platform)
+    ("training", "I0302 10:11:12.131000 140211 xla_bridge.py:884] Unable to initialize backend 'rocm': NOT_FOUND: Could not find registered platform with name: \"rocm\". Available platform names are: CUDA Host"),
+    # jax xla_bridge.py (INFO while probing an absent platform)
+    ("training", "INFO:jax._src.xla_bridge:Unable to initialize backend 'tpu': INTERNAL: Failed to open libtpu.so: libtpu.so: cannot open shared object file: No such file or directory"),
 ]
 
 

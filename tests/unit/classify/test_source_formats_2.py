@@ -891,6 +891,45 @@ FORMATS: list[tuple[str, str, str]] = [
     ("system", "   JobState=BOOT_FAIL Reason=NodeDown Dependency=(null)", "process_killed"),
     # sacct
     ("system", "771202       train.sh        gpu     ml-lab       512  BOOT_FAIL      0:0", "process_killed"),
+    # ---- cuda3
+    # NVIDIA Warp warp/native/cuda_util.cpp check_cuda_result
+    ("training", "Warp CUDA error 700: an illegal memory access was encountered (in function wp_cuda_context_synchronize, /builds/warp/native/warp.cu:2350)", "cuda_illegal_memory_access"),
+    # NVIDIA Warp
+    ("training", "Warp CUDA error 2: out of memory (in function wp_alloc_device_default, /builds/warp/native/warp.cu:311)", "cuda_oom"),
+    # taichi rhi/cuda/cuda_driver.h
+    ("training", "[E 03/02/26 10:11:12.131 77120] [cuda_driver.h:operator()@92] CUDA Error CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered while calling stream_synchronize (cuStreamSynchronize)", "cuda_illegal_memory_access"),
+    # cuda-python cuda.bindings driver enum repr
+    ("training", "RuntimeError: CUDA error: CUresult.CUDA_ERROR_OUT_OF_MEMORY", "cuda_oom"),
+    # numba/cuda/cudadrv/driver.py
+    ("training", "numba.cuda.cudadrv.error.CudaSupportError: Error at driver init: CUDA driver library cannot be found.", "cuda_driver_init"),
+    # c10/cuda/driver_api.h
+    ("training", "RuntimeError: CUDA error: CUDA_ERROR_NVLINK_UNCORRECTABLE", "gpu_nvlink"),
+    # tensorflow/tsl bfc_allocator.cc
+    ("training", "W0302 10:11:12.131 tensorflow/core/common_runtime/bfc_allocator.cc:479] Allocator (GPU_0_bfc) ran out of memory trying to allocate 4.00GiB (rounded to 4294967296)requested by op MatMul", "cuda_oom"),
+    # ---- storage3
+    # safetensors/src/tensor.rs SafeTensorError::MetadataIncompleteBuffer (0.4+ Display text)
+    ("training", "safetensors_rust.SafetensorError: Error while deserializing header: incomplete metadata, file not fully covered", "storage_io"),
+    # mountpoint-s3 src/fuse.rs
+    ("training", "2026-03-02T10:11:12.131Z WARN read{req=88 ino=41 fh=7 offset=0 size=131072 name=\"shard-7.bin\"}: mountpoint_s3::fuse: read failed with errno 5: get request failed: get object request failed: Client error: Unknown response error: Response { status: 503, headers: {} }", "storage_remote_fs"),
+    # lnet/lnet/lib-msg.c
+    ("kernel", "[ 9040.330120] LNetError: 3311:0:(lib-msg.c:481:lnet_handle_local_failure()) ni 10.12.0.77@o2ib added to recovery queue. Health = 900", "storage_remote_fs"),
+    # lnet/klnds/socklnd
+    ("kernel", "[ 9041.330120] LNetError: 11b-b: Connection to 10.12.0.21@tcp at host 10.12.0.21:988 took too long: that node may be hung or experiencing high load.", "storage_remote_fs"),
+    # ---- process3
+    # arch/x86/kernel/signal.c / kernel/signal.c show_unhandled_signals
+    ("kernel", "[ 7001.118811] python3[77120]: potentially unexpected fatal signal 11.", "segfault"),
+    # kernel show_unhandled_signals
+    ("kernel", "[ 7001.118812] python3[77120]: potentially unexpected fatal signal 4.", "process_crash"),
+    # kernel show_unhandled_signals
+    ("kernel", "[ 7001.118813] python3[77120]: potentially unexpected fatal signal 8.", "process_crash"),
+    # systemd src/core/service.c (SERVICE_FAILURE_SIGNAL)
+    ("system", "Mar 02 10:11:12 gpu-n14 systemd[1]: trainer.service: Failed with result 'signal'.", "process_killed"),
+    # systemd
+    ("system", "Mar 02 10:11:12 gpu-n14 systemd[1]: trainer.service: Main process exited, code=killed, status=15/TERM", "process_killed"),
+    # slurm srun
+    ("system", "srun: error: gpu-n14: task 6: Terminated", "process_killed"),
+    # kubectl get pods STATUS column
+    ("system", "trainer-0   0/1   OOMKilled   3 (41s ago)   12m", "oom_killer"),
 ]
 
 # (log source, line): INFO/notice siblings and no-fault endings from the same emitters
@@ -1047,6 +1086,20 @@ BENIGN: list[tuple[str, str]] = [
     ("training", "I0302 10:11:12.131000 140211 xla_bridge.py:884] Unable to initialize backend 'rocm': NOT_FOUND: Could not find registered platform with name: \"rocm\". Available platform names are: CUDA Host"),
     # jax xla_bridge.py (INFO while probing an absent platform)
     ("training", "INFO:jax._src.xla_bridge:Unable to initialize backend 'tpu': INTERNAL: Failed to open libtpu.so: libtpu.so: cannot open shared object file: No such file or directory"),
+    # ---- storage3
+    # mountpoint-s3 (the application's write pattern, not the store)
+    ("training", "2026-03-02T10:11:12.131Z WARN write{req=52 ino=49 fh=3 offset=512 length=512 name=\"shard.bin\"}: mountpoint_s3::fuse: write failed: upload error: out of order write NOT supported by Mountpoint, aborting the upload; expected offset 0 but got 512"),
+    # mountpoint-s3 (a missing key)
+    ("training", "2026-03-02T10:11:12.131Z WARN lookup{req=12 ino=1 name=\"latest\"}: mountpoint_s3::fuse: lookup failed: inode error: file does not exist"),
+    # net/ceph/osd_client.c (info: OSD out of the map)
+    ("kernel", "[ 4410.220120] libceph: osd5 weight 0x0 (out)"),
+    # net/ceph/osd_client.c
+    ("kernel", "[ 4410.220121] libceph: osd5 weight 0x10000 (in)"),
+    # ---- process3
+    # mm/memcontrol.c mem_cgroup_print_oom_meminfo (context of the OOM report)
+    ("kernel", "[ 7001.118814] memory: usage 83886080kB, limit 83886080kB, failcnt 1211"),
+    # mm/memcontrol.c (context)
+    ("kernel", "[ 7001.118815] Memory cgroup stats for /slurm/uid_1001/job_771201:"),
 ]
 
 

@@ -930,6 +930,11 @@ FORMATS: list[tuple[str, str, str]] = [
     ("system", "srun: error: gpu-n14: task 6: Terminated", "process_killed"),
     # kubectl get pods STATUS column
     ("system", "trainer-0   0/1   OOMKilled   3 (41s ago)   12m", "oom_killer"),
+    # ---- transport3
+    # libfabric fi_getinfo (fi_strerror FI_ENODATA)
+    ("training", "fi_getinfo returned -61 (No data available)", "nccl_error"),
+    # libfabric fi_av_insert
+    ("training", "fi_av_insert returned error -5", "nccl_error"),
 ]
 
 # (log source, line): INFO/notice siblings and no-fault endings from the same emitters
@@ -1100,6 +1105,9 @@ BENIGN: list[tuple[str, str]] = [
     ("kernel", "[ 7001.118814] memory: usage 83886080kB, limit 83886080kB, failcnt 1211"),
     # mm/memcontrol.c (context)
     ("kernel", "[ 7001.118815] Memory cgroup stats for /slurm/uid_1001/job_771201:"),
+    # ---- transport3
+    # libfabric (success)
+    ("training", "fi_getinfo() returned 0, 2 providers found"),
 ]
 
 

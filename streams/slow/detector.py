@@ -12,8 +12,13 @@ the open window: they are still valid observations of the same job.
 A window is judged only when the job trained steadily through it (:meth:`_steady`): no
 checkpoint or phase change in it, no open hang, the attempt's first ``warmup_steps`` steps
 behind, and no gap between step advances longer than ``max_step_gap`` times the job's
-typical gap (evaluation, a stall, a hang not yet confirmed). Jobs that never report steps
-are judged on node telemetry alone.
+typical gap (evaluation, a stall, a hang not yet confirmed). A window that closes with the
+job's next advance overdue (its last advance longer ago than its typical gap) may hold the
+first seconds of a hang, which look steady at that point, but show the hang's GPUs and NICs,
+not the training's: its samples wait (``JobState.pending``, with every later window, to keep
+the order) for the job's next advance, which judges them (an outlier is detected then), and
+are dropped by a hang verdict or a restart. Jobs that never report steps are judged on node
+telemetry alone, when the window closes.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from datetime import datetime
 from schemas import Event, GpuSample, HangVerdict, JobEvent, NetSample, StepProgress
 from streams.core.detector import JsonData
 from streams.core.dispatch import kinds
-from streams.slow.episodes import close_window
+from streams.slow.episodes import gather_window, judge_window
 from streams.slow.robust import median
 from streams.slow.settings import SlowSettings
 from streams.slow.state import JobState
@@ -65,6 +70,7 @@ class SlowNodeDetector:
         out = self._advance(state, event.event_time)
         if isinstance(event, StepProgress):
             self._add_step(state, event)
+            out.extend(self._confirm(state, event.event_time.timestamp()))
         elif isinstance(event, GpuSample):
             self._add_gpu(state, event)
         elif isinstance(event, NetSample):
@@ -104,11 +110,37 @@ class SlowNodeDetector:
         return list(out)
 
     def _close(self, state: JobState, index: int) -> list[Event]:
-        """Judge window ``index`` (if steady) and start the next one's phase flags afresh."""
-        steady = self._steady(state, (index + 1) * self.settings.window_s)
-        out = close_window(state, self.settings, index, steady)
+        """Close window ``index``: gather its samples (judged only if steady) and start the next
+        window's phase flags afresh. They are judged at once unless the job's next advance is
+        overdue or earlier windows wait: then once the job advances past the window's end.
+        Waiting windows wait through a pause (a save, an evaluation: their samples came before
+        it); a hang verdict or a restart drops them."""
+        end_s = (index + 1) * self.settings.window_s
+        steady = self._steady(state, end_s)
+        windows = gather_window(state, self.settings, steady)
         state.disturbed, state.window_gap = False, 0.0
-        return list(out)
+        if not state.reports_steps or (not state.pending and not self._overdue(state, end_s)):
+            return list(judge_window(state, self.settings, index, windows))
+        if windows:
+            state.pending.append((index, windows))
+        return []
+
+    @staticmethod
+    def _overdue(state: JobState, end_s: float) -> bool:
+        """Whether the job's next advance is overdue at ``end_s``: longer ago than its typical gap."""
+        return state.last_advance is None or not state.gaps or end_s - state.last_advance > median(state.gaps)
+
+    def _confirm(self, state: JobState, now_s: float) -> list[Event]:
+        """Judge the pending windows that ended before the job's last advance (at ``now_s``,
+        when their evidence is complete)."""
+        if not state.pending or state.last_advance is None:
+            return []
+        out: list[Event] = []
+        window_s = self.settings.window_s
+        while state.pending and (state.pending[0][0] + 1) * window_s < state.last_advance:
+            index, windows = state.pending.pop(0)
+            out.extend(judge_window(state, self.settings, index, windows, now_s))
+        return out
 
     def _steady(self, state: JobState, end_s: float) -> bool:
         """Whether the job trained steadily through the window ending at ``end_s``."""
@@ -127,6 +159,7 @@ class SlowNodeDetector:
         """An open hang of the current attempt: nothing is judged until steps advance again."""
         if event.attempt >= state.attempt:
             state.hung, state.hung_step = True, state.max_step
+            state.pending = []  # the hang may have begun in them
 
     def _lifecycle(self, state: JobState, event: JobEvent) -> None:
         """Track identity and attempt. A new placement or the end forgets node history; a

@@ -15,7 +15,6 @@ An episode closes silently after ``recovery_windows`` normal windows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from schemas import SlowNode, derived_id
@@ -32,24 +31,13 @@ from streams.slow.scoring import (
 from streams.slow.settings import FAMILIES, SlowSettings
 from streams.slow.state import JobState
 from streams.slow.track import Episode, NodeTrack
-from streams.slow.window import GPU_METRICS, NET_METRICS
+from streams.slow.window import GPU_METRICS, NET_METRICS, MetricWindow
 
 # Which metric names an episode after, when several reach persistence in the same window.
 PRIORITY = (
     "compute_ms", "busy_ms", "step_time_ms", "rdma_rate", "throttle", "temp_c", "sm_active",
     "power_w", "port_errors",
 )
-
-
-@dataclass(frozen=True)
-class MetricWindow:
-    """One metric's per-node values in the window, plus the slow ranks of step metrics and
-    the per-node instantaneous readings (in sampling order) of node metrics."""
-
-    metric: str
-    values: dict[str, float]
-    ranks: dict[str, dict[int, float]]
-    samples: dict[str, list[float]] = field(default_factory=dict)
 
 
 def _enough(state: JobState, settings: SlowSettings, nodes: int) -> bool:
@@ -192,13 +180,27 @@ def _settle_episode(track: NodeTrack, settings: SlowSettings) -> None:
         track.forget_verdicts()
 
 
+def gather_window(state: JobState, settings: SlowSettings, steady: bool) -> list[MetricWindow]:
+    """Take the open window's samples out of ``state``'s buffers: the metric groups ready for
+    a test (none unless ``steady``: see module doc); what is too sparse carries over."""
+    return _gather(state, settings, steady)
+
+
 def close_window(
     state: JobState, settings: SlowSettings, index: int, steady: bool
 ) -> list[SlowNode]:
     """Evaluate window ``index`` of ``state`` (only if ``steady``: see module doc); returns the
     slow_node events it opens."""
+    return judge_window(state, settings, index, _gather(state, settings, steady))
+
+
+def judge_window(state: JobState, settings: SlowSettings, index: int, windows: list[MetricWindow],
+                 end_s: float | None = None) -> list[SlowNode]:
+    """Judge the gathered ``windows`` of window ``index``: record each warm node's verdicts,
+    open episodes; returns the slow_node events opened, detected at ``end_s`` (default the
+    window's end: the evidence may be complete only later)."""
     start, end = index * settings.window_s, (index + 1) * settings.window_s
-    windows = _gather(state, settings, steady)
+    end = end if end_s is None else max(end, end_s)
     seen: dict[str, dict[str, Observation]] = {}
     for mw in windows:
         for node, obs in _judge(state, settings, mw, start).items():

@@ -15,7 +15,7 @@ from typing import Any
 
 from streams.slow.counters import NetCounters
 from streams.slow.track import NodeTrack
-from streams.slow.window import NodeBuffer, StepBuffer
+from streams.slow.window import MetricWindow, NodeBuffer, StepBuffer
 
 
 @dataclass
@@ -43,6 +43,9 @@ class JobState:
     warm_until: int | None = None
     hung: bool = False
     hung_step: int = -1
+    pending: list[tuple[int, list[MetricWindow]]] = field(default_factory=list)
+    """Windows closed steady, gathered, not judged yet: a window is judged once the job has
+    advanced past its end (``SlowNodeDetector``), so one a hang began in is never judged."""
 
     def known_nodes(self) -> set[str]:
         """Nodes of the job: the placement's, or those seen reporting steps when none came."""
@@ -80,6 +83,7 @@ class JobState:
         self.warm_until = None
         self.hung = False
         self.hung_step = -1
+        self.pending = []
 
     def advance(self, step: int, when_s: float, keep: int) -> None:
         """Note a step report at ``when_s`` (epoch seconds): a new highest step is an advance;
@@ -113,6 +117,7 @@ class JobState:
             "tracks": {n: t.dump() for n, t in self.tracks.items()},
             "busy": self.busy,
             "disturbed": self.disturbed,
+            "pending": [[index, [mw.dump() for mw in windows]] for index, windows in self.pending],
             "clock": [self.reports_steps, self.max_step, self.last_advance, list(self.gaps),
                       self.window_gap, self.warm_until, self.hung, self.hung_step],
         }
@@ -140,4 +145,6 @@ class JobState:
             tracks={n: NodeTrack.load(t) for n, t in data["tracks"].items()},
             busy=bool(data.get("busy", False)),
             disturbed=bool(data.get("disturbed", False)),
+            pending=[(int(index), [MetricWindow.load(mw) for mw in windows])
+                     for index, windows in data.get("pending", [])],  # absent from older states
         )

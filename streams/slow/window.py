@@ -163,3 +163,27 @@ class NodeBuffer:
     def load(cls, data: dict[str, Any]) -> NodeBuffer:
         """Inverse of :meth:`dump`."""
         return cls({m: {n: list(v) for n, v in nodes.items()} for m, nodes in data.items()})
+
+
+@dataclass(frozen=True)
+class MetricWindow:
+    """One metric's per-node values in a closed window, plus the slow ranks of step metrics
+    and the per-node instantaneous readings (in sampling order) of node metrics."""
+
+    metric: str
+    values: dict[str, float]
+    ranks: dict[str, dict[int, float]]
+    samples: dict[str, list[float]] = field(default_factory=dict)
+
+    def dump(self) -> dict[str, Any]:
+        """JSON-ready form (rank keys as strings)."""
+        return {"metric": self.metric, "values": dict(self.values),
+                "ranks": {n: {str(r): v for r, v in rs.items()} for n, rs in self.ranks.items()},
+                "samples": {n: list(v) for n, v in self.samples.items()}}
+
+    @classmethod
+    def load(cls, data: dict[str, Any]) -> MetricWindow:
+        """Inverse of :meth:`dump`."""
+        return cls(str(data["metric"]), {n: float(v) for n, v in data["values"].items()},
+                   {n: {int(r): float(v) for r, v in rs.items()} for n, rs in data["ranks"].items()},
+                   {n: [float(x) for x in v] for n, v in data["samples"].items()})

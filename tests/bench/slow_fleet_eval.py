@@ -18,6 +18,7 @@ import argparse
 import hashlib
 import json
 import math
+import os
 import pickle
 import statistics
 from collections import Counter
@@ -50,7 +51,7 @@ def generated(case: FleetCase, cache: Path | None = None) -> Run:
         return run
     run = generate(case)
     cache.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")  # runs sharing the cache write their own
     with tmp.open("wb") as fh:
         pickle.dump(run, fh, protocol=pickle.HIGHEST_PROTOCOL)
     tmp.replace(path)

@@ -158,6 +158,27 @@ def test_dump_load_round_trip_behaves_the_same() -> None:
     assert out
 
 
+def test_waiting_windows_survive_a_dump_and_load() -> None:
+    """Reports every 30 s: windows often close with the next report overdue and wait for it;
+    a state saved and loaded while they wait decides the same."""
+    job = Job(nodes=8, duration_s=900, step_ms=1500.0, every=20, factor=slow_from(3, 300, 1.4))
+    events = job.events()
+    for k in range(180):
+        events.extend(gpu_sample(n, 5.0 * k, temp=80.0 if n == 3 and k >= 60 else 60.0) for n in range(8))
+    events.sort(key=lambda e: e.event_time)
+    detector = SlowNodeDetector()
+    state, out, saved_waiting = detector.initial(), [], 0
+    for event in events:
+        if state.pending:
+            saved_waiting += 1
+            state = detector.load(json.loads(json.dumps(detector.dump(state))))
+        state, emitted = detector.step(state, event)
+        out.extend(emitted)
+    assert saved_waiting > 0
+    assert [(o.event_id, o.detected_at) for o in out] == [(o.event_id, o.detected_at) for o in run_detector(events)]
+    assert [o.node_id for o in out] == [node_name(3)]
+
+
 def test_flush_is_idempotent_and_other_events_are_ignored() -> None:
     detector = SlowNodeDetector()
     events = Job(nodes=8, duration_s=330, factor=slow_from(3, 0, 1.5)).events()
@@ -317,6 +338,30 @@ def test_nothing_is_judged_while_a_hang_verdict_is_open() -> None:
     events = [e for e in events if not (isinstance(e, StepProgress) and e.event_time >= job.t(380))]
     events = sorted([*events, hang], key=lambda e: e.event_time)
     assert run_detector(events) == []
+
+
+def test_the_minute_before_a_hang_verdict_is_not_judged() -> None:
+    """A job reporting every 30 s hangs at 600 s and its verdict comes 60 s later; node 2
+    idles hot from the onset (temperature and power: two evidence families). The windows
+    after the onset close within the steady gap of the last advance (2 x 30 s), but those
+    closing with the next report overdue wait for an advance that never comes: they are
+    never judged, and no slow node is raised in the hang's first minute."""
+    from schemas import HangSignals, HangVerdict
+
+    job = Job(nodes=8, duration_s=900, step_ms=1500.0, every=20)
+    events = [e for e in job.events() if not (isinstance(e, StepProgress) and e.event_time > job.t(600))]
+    for k in range(int(700 / 5)):
+        t = 5.0 * k
+        for n in range(8):
+            idle = n == 2 and t > 600
+            events.append(gpu_sample(n, t, temp=84.0 if idle else 60.0, power=250.0 if idle else 600.0))
+    hang = HangVerdict(event_id="h", event_time=job.t(660), cluster="test", verdict_id="h",
+                       job_id=job.job_id, attempt=0, onset_time=job.t(600),
+                       detected_at=job.t(660), signals=HangSignals(), confidence=0.9)
+    events = sorted([*events, hang], key=lambda e: e.event_time)
+    assert run_detector(events) == []
+    without_hang = [e for e in events if e is not hang and e.event_time <= job.t(699)]
+    assert run_detector(without_hang) == []  # a stall with no verdict yet: nothing judged either
 
 
 def test_the_first_steps_of_an_attempt_are_warm_up() -> None:

@@ -160,6 +160,46 @@ FORMATS: list[tuple[str, str, str]] = [
     ('training', 'Fatal Python error: Illegal instruction', 'process_crash'),
     # cpython: Python/ceval.c
     ('training', 'Fatal Python error: Cannot recover from stack overflow.', 'process_crash'),
+    # torch.elastic: torch/distributed/elastic/agent/server/api.py
+    ('training', '[2024-06-02 01:02:03,004] torch.distributed.elastic.agent.server.api: [INFO] [default] Received Signals.SIGTERM death signal, shutting down workers', 'torch_elastic'),
+    # c10d: torch/csrc/distributed/c10d/ProcessGroupGloo.cpp monitoredBarrier
+    ('training', 'RuntimeError: [Rank 0]: Ranks 3, 7 failed to pass monitoredBarrier in 1800000 ms', 'nccl_remote_peer'),
+    # c10d: torch/csrc/distributed/c10d/ProcessGroupGloo.cpp monitoredBarrier
+    ('training', 'RuntimeError: Rank 5 successfully reached monitoredBarrier, but received errors while waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.', 'nccl_remote_peer'),
+    # torch.mp: torch/multiprocessing/spawn.py
+    ('training', 'torch.multiprocessing.spawn.ProcessExitedException: process 2 terminated with signal SIGKILL', 'process_killed'),
+    # torch.mp: torch/multiprocessing/spawn.py
+    ('training', 'torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with exit code 1', 'process_exit_nonzero'),
+    # lightning: lightning/pytorch/strategies/launchers/subprocess_script.py _ChildProcessObserver
+    ('training', '[rank: 0] Child process with PID 81234 terminated with code 1. Forcefully terminating all other processes to avoid zombies 🧟', 'process_exit_nonzero'),
+    # lightning: lightning/pytorch/strategies/launchers/subprocess_script.py _ChildProcessObserver
+    ('training', 'Child process with PID 81235 terminated with code -9. Forcefully terminating all other processes to avoid zombies 🧟', 'process_killed'),
+    # accelerate: accelerate/commands/launch.py
+    ('training', "subprocess.CalledProcessError: Command '['/usr/bin/python3', 'train.py', '--bf16']' returned non-zero exit status 1.", 'process_exit_nonzero'),
+    # deepspeed: deepspeed/launcher/launch.py
+    ('training', "[2024-06-02 01:02:03,004] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python3', '-u', 'pretrain.py', '--local_rank=7'] exits with return code = -9", 'process_killed'),
+    # horovod: horovod/runner/gloo_run.py
+    ('training', 'RuntimeError: Horovod detected that one or more processes exited with non-zero status, thus causing the job to be terminated. The first process to do so was:', 'process_exit_nonzero'),
+    # megatron: megatron/core/rerun_state_machine.py
+    ('training', "Unexpected result nan on rank 5 at iteration #1200 invocation #1 (message='found NaN in local grad norm for bucket #0 in backward pass before data-parallel communication collective')", 'process_crash'),
+    # megatron: megatron/core/distributed/param_and_grad_buffer.py
+    ('training', 'AssertionError: Rank 9: found Inf in local grad norm in backward pass before data-parallel communication collective. Device: 1, node: gpu-node-33', 'process_crash'),
+    # jax: xla/pjrt/distributed/client.cc key-value store
+    ('training', 'jaxlib.xla_extension.XlaRuntimeError: DEADLINE_EXCEEDED: GetKeyValue() timed out with key: cuda:local_topology/cuda/3 and duration: 5m', 'torch_elastic'),
+    # ray: python/ray/exceptions.py ObjectLostError
+    ('training', 'ray.exceptions.ObjectLostError: Failed to retrieve object 7a1b2c3d. All copies of 7a1b2c3d have been lost due to node failure. Check cluster logs (`/tmp/ray/session_latest/logs`) for more information about the failure.', 'process_killed'),
+    # object_store (Rust): object_store/src/client/retry.rs
+    ('training', 'Generic S3 error: Error after 10 retries in 31.2s, max_retries:10, retry_timeout:180s, source:error sending request for url (https://bkt.s3.us-east-1.amazonaws.com/ckpt/shard-00012.bin)', 'storage_remote_fs'),
+    # hf_hub: huggingface_hub/file_download.py
+    ('training', 'huggingface_hub.errors.LocalEntryNotFoundError: An error happened while trying to locate the file on the Hub and we cannot find the requested files in the local cache. Please check your connection and try again or make sure your Internet connection is on.', 'storage_remote_fs'),
+    # datasets: datasets/load.py
+    ('training', "ConnectionError: Couldn't reach 'allenai/c4' on the Hub (ConnectTimeout)", 'storage_remote_fs'),
+    # containerd: containerd / runc (nvidia-container-runtime hook)
+    ('system', "Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy' nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown", 'gpu_container_init'),
+    # containerd: containerd / runc
+    ('system', 'Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "torchrun": executable file not found in $PATH: unknown', 'process_exit_nonzero'),
+    # torch.elastic: torch/distributed/elastic/multiprocessing/api.py
+    ('training', 'torch.distributed.elastic.multiprocessing.api.SignalException: Process 90211 got signal: 15', 'torch_elastic'),
 ]
 
 # (log source, line): benign siblings from the same sources
@@ -224,6 +264,14 @@ BENIGN: list[tuple[str, str]] = [
     ('training', 'Thread 0x00007f3a9d1fe640 (most recent call first):'),
     # cpython: Python/faulthandler.c dump_traceback_later
     ('training', 'Timeout (0:30:00)!'),
+    # tensorboard: torch/utils/tensorboard/summary.py
+    ('training', 'NaN or Inf found in input tensor.'),
+    # kubernetes: pkg/kubelet/nodeshutdown
+    ('system', 'Message: Pod was terminated in response to imminent node shutdown.'),
+    # cpython: Python/faulthandler.c
+    ('training', 'Extension modules: numpy.core._multiarray_umath, torch._C, torch._C._fft, yaml._yaml (total: 24)'),
+    # cpython: Python/faulthandler.c
+    ('training', '  File "/opt/conda/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 2501 in all_reduce'),
     # lines the F4 rules must not take: the Hub's client-side 4xx, a clean launcher exit
     ("training", "huggingface_hub.errors.HfHubHTTPError: 404 Client Error: Not Found for url: https://huggingface.co/api/models/org/none"),
     ("training", "Process 2 exit with status code 0."),

@@ -200,6 +200,24 @@ FORMATS: list[tuple[str, str, str]] = [
     ('system', 'Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "torchrun": executable file not found in $PATH: unknown', 'process_exit_nonzero'),
     # torch.elastic: torch/distributed/elastic/multiprocessing/api.py
     ('training', 'torch.distributed.elastic.multiprocessing.api.SignalException: Process 90211 got signal: 15', 'torch_elastic'),
+    # jax: xla/stream_executor/gpu BFC allocator / pjrt
+    ('training', 'jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 21474836480 bytes.', 'cuda_oom'),
+    # jax: xla/service/gpu (buffer assignment)
+    ('training', 'jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: Failed to allocate request for 12.00GiB (12884901888B) on device ordinal 3', 'cuda_oom'),
+    # tensorflow: tensorflow/core/framework/op_kernel.cc
+    ('training', 'tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with shape[8192,8192] and type float on /job:worker/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc', 'cuda_oom'),
+    # python: errno EREMOTEIO
+    ('training', "OSError: [Errno 121] Remote I/O error: '/lustre/ckpt/step_300/optim.pt'", 'storage_io'),
+    # python: errno ENOTCONN (dead FUSE mount)
+    ('training', "OSError: [Errno 107] Transport endpoint is not connected: '/mnt/s3/data/shard-0007.tar'", 'storage_remote_fs'),
+    # python: errno EHOSTDOWN
+    ('training', "OSError: [Errno 112] Host is down: '/nfs/ckpt/run9'", 'storage_remote_fs'),
+    # systemd: src/core/mount.c
+    ('system', 'mnt-lustre.mount: Mount process exited, code=exited, status=32/n/a', 'storage_io'),
+    # systemd: src/core/job.c
+    ('system', 'Failed to mount /mnt/lustre.', 'storage_io'),
+    # kubernetes: pkg/kubelet/volumemanager
+    ('system', 'Warning  FailedMount  2m  kubelet  MountVolume.SetUp failed for volume "ckpt-pv" : mount failed: exit status 32', 'storage_remote_fs'),
 ]
 
 # (log source, line): benign siblings from the same sources
@@ -272,6 +290,10 @@ BENIGN: list[tuple[str, str]] = [
     ('training', 'Extension modules: numpy.core._multiarray_umath, torch._C, torch._C._fft, yaml._yaml (total: 24)'),
     # cpython: Python/faulthandler.c
     ('training', '  File "/opt/conda/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 2501 in all_reduce'),
+    # systemd: src/core/mount.c
+    ('system', 'Mounted /mnt/lustre.'),
+    # python: errno EMFILE
+    ('training', "OSError: [Errno 24] Too many open files: '/data/shards/shard-1234.bin'"),
     # lines the F4 rules must not take: the Hub's client-side 4xx, a clean launcher exit
     ("training", "huggingface_hub.errors.HfHubHTTPError: 404 Client Error: Not Found for url: https://huggingface.co/api/models/org/none"),
     ("training", "Process 2 exit with status code 0."),

@@ -407,6 +407,66 @@ FORMATS: list[tuple[str, str, str]] = [
     # ---- dm-multipath
     # multipath-tools libmultipath/structs_vec.c: %s: mark as failed
     ("system", "Jun 11 08:00:11 stor-n2 multipathd[911]: sdg: mark as failed", "storage_local_disk"),
+    # ---- libata
+    # drivers/ata/libata-core.c ata_exec_internal: qc timeout after %u msecs (cmd 0x%x)
+    ("kernel", "[ 5212.100100] ata3.00: qc timeout after 10000 msecs (cmd 0xec)", "storage_local_disk"),
+    # drivers/ata/libata-core.c (4.x): qc timeout (cmd 0x%x)
+    ("kernel", "[ 5212.100200] ata3.00: qc timeout (cmd 0xef)", "storage_local_disk"),
+    # ---- mpt3sas
+    # drivers/scsi/mpt3sas/mpt3sas_base.c: SAS host is non-operational !!!!
+    ("kernel", "[ 9101.839140] mpt3sas_cm1: SAS host is non-operational !!!!", "storage_local_disk"),
+    # ---- habanalabs
+    # drivers/accel/habanalabs/common/device.c hl_device_heartbeat: Device heartbeat failed! PCI link is %s
+    ("kernel", "[51003.000100] habanalabs hl1: Device heartbeat failed! PCI link is healthy", "gpu_driver_error"),
+    # drivers/misc/habanalabs/common/device.c (5.x): Device heartbeat failed!
+    ("kernel", "[51003.000200] habanalabs hl1: Device heartbeat failed!", "gpu_driver_error"),
+    # ---- nvrm
+    # src/nvidia/src/kernel/core/thread_state.c: _threadNodeCheckTimeout: API_GPU_ATTACHED_SANITY_CHECK failed!
+    ("kernel", "[52002.000100] NVRM: _threadNodeCheckTimeout: API_GPU_ATTACHED_SANITY_CHECK failed!", "gpu_driver_error"),
+    # src/nvidia/src/kernel/gpu/gpu.c: GPU recovery action changed from 0x%x (%s) to 0x%x (%s)
+    ("kernel", "[52002.000200] NVRM: Xid (PCI:0000:41:00): 154, GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)", "gpu_reset_required"),
+    # ---- e1000e
+    # drivers/net/ethernet/intel/e1000e/netdev.c: Reset adapter unexpectedly
+    ("kernel", "[40008.000100] e1000e 0000:00:1f.6 eno1: Reset adapter unexpectedly", "net_link_down"),
+    # ---- igb
+    # drivers/net/ethernet/intel/igb/igb_main.c igb_reset_task: Reset adapter
+    ("kernel", "[40008.000200] igb 0000:02:00.1 enp2s0f1: Reset adapter", "net_link_down"),
+    # ---- ipmitool
+    # ipmitool lib/ipmi_sel.c: Memory | Correctable ECC logging limit reached
+    ("system", "  1b0 | 05/04/2026 | 07:00:01 | Memory #0x02 | Correctable ECC logging limit reached | Asserted", "hardware_mce"),
+    # ipmitool lib/ipmi_sel.c: Critical Interrupt | Bus Fatal Error
+    ("system", "  1b1 | 05/04/2026 | 07:00:02 | Critical Interrupt #0x14 | Bus Fatal Error | Asserted", "pcie_aer"),
+    # ---- mpt3sas
+    # drivers/scsi/mpt3sas/mpt3sas_base.c mpt3sas_print_fault_code: fault_state(0x%04x)!
+    ("kernel", "[ 9101.839100] mpt3sas_cm1: fault_state(0x2622)!", "storage_local_disk"),
+    # ---- mlx5
+    # drivers/net/ethernet/mellanox/mlx5/core/events.c port_module: Port module event[error]: module %u, %s, %s
+    ("kernel", "[31001.000100] mlx5_core 0000:5c:00.1: mlx5_port_module_event:1131:(pid 0): Port module event[error]: module 1, Cable error, High Temperature", "ib_link"),
+    # drivers/net/ethernet/mellanox/mlx5/core/events.c port_module: Port module event[error]: ... Bad or shorted cable/module
+    ("kernel", "[31001.000200] mlx5_core 0000:5c:00.0: Port module event[error]: module 0, Cable error, Bad or shorted cable/module", "ib_link"),
+    # ---- nvrm
+    # src/nvidia/inc/kernel/core/prelude.h NV_ASSERT_OK: nvAssertOkFailedNoLog: Assertion failed: %s [%s] (0x%08x) returned from %s @ %s:%d
+    ("kernel", "[52004.000100] NVRM: nvAssertOkFailedNoLog: Assertion failed: Generic Error: Invalid state [NV_ERR_INVALID_STATE] (0x00000040) returned from kgspRpcSend(pGpu, pRpc) @ kernel_gsp.c:1822", "gpu_driver_error"),
+    # ---- scsi
+    # drivers/scsi/scsi_lib.c scsi_io_completion (3.x): Unhandled error code
+    ("kernel", "[ 4101.100300] sd 2:0:0:0: [sdc] Unhandled error code", "storage_local_disk"),
+    # drivers/scsi/scsi_lib.c scsi_io_completion (3.x): Unhandled sense code
+    ("kernel", "[ 4101.100400] sd 2:0:0:0: [sdc] Unhandled sense code", "storage_local_disk"),
+    # ---- jbd2
+    # fs/jbd2/journal.c: I/O error when updating journal superblock for %s.
+    ("kernel", "[ 4101.100500] JBD2: I/O error when updating journal superblock for sdc1-8.", "storage_local_disk"),
+    # ---- dm-integrity
+    # drivers/md/dm-integrity.c: %pg: Checksum failed at sector 0x%llx
+    ("kernel", "[ 4101.100700] device-mapper: integrity: dm-2: Checksum failed at sector 0x1f3a20", "storage_local_disk"),
+    # ---- dm
+    # drivers/md/dm-thin.c metadata_operation_failed: %s: metadata operation '%s' failed: error = %d
+    ("kernel", "[ 4101.100800] device-mapper: thin: 253:5: metadata operation 'dm_pool_commit_metadata' failed: error = -5", "storage_local_disk"),
+    # ---- dm-crypt
+    # drivers/md/dm-crypt.c: %pg: INTEGRITY AEAD ERROR, sector %llu
+    ("kernel", "[ 4101.101000] dm-crypt: dm-4: INTEGRITY AEAD ERROR, sector 88123", "storage_local_disk"),
+    # ---- btrfs
+    # fs/btrfs/disk-io.c btrfs_validate_extent_buffer: checksum verify failed on logical %llu mirror %u wanted %s found %s level %d
+    ("kernel", "[ 4101.101800] BTRFS warning (device sdb2): checksum verify failed on logical 30425088 mirror 1 wanted 0x9a1c20f1 found 0x1b7e4dd2 level 0", "storage_local_disk"),
 ]
 
 # (log source, line): INFO/notice siblings and context lines from the same sources
@@ -509,6 +569,52 @@ BENIGN: list[tuple[str, str]] = [
     ("kernel", "[60001.008009] BTRFS: Transaction aborted (error -28)"),
     # md: mdadm Monitor.c: RebuildFinished event
     ("system", "Mar  4 05:11:10 gpu-a17 mdadm[1822]: RebuildFinished event detected on md device /dev/md127"),
+    # acpi: drivers/acpi/acpica: ACPI Error: AE_NOT_FOUND (firmware table noise)
+    ("kernel", "[    1.301100] ACPI Error: AE_NOT_FOUND, While resolving a named reference package element - \\_SB_.PC00.RP01.PXSX (20230628/dspkginit-438)"),
+    # acpi: drivers/acpi/acpica: ACPI BIOS Error (bug): Could not resolve symbol
+    ("kernel", "[    1.301200] ACPI BIOS Error (bug): Could not resolve symbol [\\_SB.PC00.XHCI.RHUB.HS11], AE_NOT_FOUND (20230628/dswload2-162)"),
+    # perf: kernel/events/core.c: perf: interrupt took too long
+    ("kernel", "[ 3001.100100] perf: interrupt took too long (3142 > 3127), lowering kernel.perf_event_max_sample_rate to 63600"),
+    # clocksource: kernel/time/clocksource.c: Marking clocksource 'tsc' as unstable
+    ("kernel", "[ 3001.200100] clocksource: timekeeping watchdog on CPU12: Marking clocksource 'tsc' as unstable because the skew is too large:"),
+    # i40e: i40e_main.c: Query for DCB configuration failed (firmware without DCB)
+    ("kernel", "[    6.400100] i40e 0000:3b:00.1: Query for DCB configuration failed, err I40E_ERR_NOT_READY aq_err I40E_AQ_RC_EPERM"),
+    # ipv6: net/ipv6/addrconf.c: link becomes ready
+    ("kernel", "[    9.100100] IPv6: ADDRCONF(NETDEV_CHANGE): eno1: link becomes ready"),
+    # amdgpu: gmc_v9_0.c: in page starting at address (context of a page fault)
+    ("kernel", "[50002.000110] amdgpu 0000:c1:00.0: amdgpu:   in page starting at address 0x00007f3a11200000 from IH client 0x1b (UTCL2)"),
+    # nvrm: iovaspace.c: left-over mappings in IOVAS
+    ("kernel", "[52003.000100] NVRM: iovaspaceDestruct_IMPL: 2 left-over mappings in IOVAS 0x200"),
+    # mce: arch/x86/kernel/cpu/mce/core.c: Run the above through 'mcelog --ascii'
+    ("kernel", "[13001.219990] mce: [Hardware Error]: Run the above through 'mcelog --ascii'"),
+    # ipmi: drivers/char/ipmi/ipmi_msghandler.c: BMC returned incorrect response
+    ("kernel", "[    7.100100] ipmi_si IPI0001:00: BMC returned 0xc1, retry get bmc device id"),
+    # mlx5: events.c port_module: Port module event: module %u, %s (info)
+    ("kernel", "[31001.000300] mlx5_core 0000:5c:00.0: Port module event: module 0, Cable plugged"),
+    # mlx5: events.c temp_warn: High temperature on sensors with bit set (warning, no fault)
+    ("kernel", "[31001.000400] mlx5_core 0000:5c:00.0: temp_warn:165:(pid 0): High temperature on sensors with bit set 0 1"),
+    # amdgpu: amdkfd kfd_device_queue_manager.c: Runlist is getting oversubscribed
+    ("kernel", "[50006.000100] amdgpu: Runlist is getting oversubscribed. Expect reduced ROCm performance."),
+    # floppy: drivers/block/floppy.c + block/blk-core.c: I/O error, dev fd0, sector 0 (VM floppy probe)
+    ("kernel", "[    3.100150] blk_update_request: I/O error, dev fd0, sector 0"),
+    # floppy: block/blk-core.c (4.19): print_req_error: I/O error, dev fd0
+    ("kernel", "[    3.100250] print_req_error: I/O error, dev fd0, sector 0"),
+    # floppy: fs/buffer.c: Buffer I/O error on dev fd0
+    ("kernel", "[    3.100350] Buffer I/O error on dev fd0, logical block 0, async page read"),
+    # sr: drivers/scsi/sr.c: sr FAILED Result (empty optical drive)
+    ("kernel", "[    3.100450] sr 1:0:0:0: [sr0] tag#0 FAILED Result: hostbyte=DID_OK driverbyte=DRIVER_SENSE cmd_age=0s"),
+    # md: drivers/md/raid1.c: redirecting sector %llu to other mirror (repaired)
+    ("kernel", "[ 4101.101300] md/raid1:md0: redirecting sector 1234 to other mirror: sdb1"),
+    # md: drivers/md/raid5.c: read error corrected (%lu sectors at %llu on %pg)
+    ("kernel", "[ 4101.101400] md/raid:md2: read error corrected (8 sectors at 1234 on sdd1)"),
+    # md: drivers/md/md.c: md: %s: %s interrupted.
+    ("kernel", "[ 4101.101200] md: md0: recovery interrupted."),
+    # btrfs: fs/btrfs/bio.c: read error corrected: ino %llu off %llu
+    ("kernel", "[ 4101.101700] BTRFS info (device sdb2): read error corrected: ino 257 off 4096 (dev /dev/sdb2 sector 1234)"),
+    # edac: drivers/edac/skx_common.c: ECC is disabled on imc %d
+    ("kernel", "[    4.100100] EDAC skx: ECC is disabled on imc 0"),
+    # scsi: drivers/scsi/scsi_logging.c: Sense Key : Illegal Request (routine)
+    ("kernel", "[ 4101.100900] sd 2:0:0:0: [sdc] Sense Key : Illegal Request [current]"),
 ]
 
 

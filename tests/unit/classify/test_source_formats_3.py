@@ -464,6 +464,24 @@ FORMATS: list[tuple[str, str, str]] = [
     # ---- btrfs
     # fs/btrfs/disk-io.c btrfs_validate_extent_buffer: checksum verify failed on logical %llu mirror %u wanted %s found %s level %d
     ("kernel", "[ 4101.101800] BTRFS warning (device sdb2): checksum verify failed on logical 30425088 mirror 1 wanted 0x9a1c20f1 found 0x1b7e4dd2 level 0", "storage_local_disk"),
+    # ---- smpboot
+    # arch/x86/kernel/smpboot.c native_kick_ap: do_boot_cpu failed(%d) to wakeup CPU#%u
+    ("kernel", "[    0.612211] smpboot: do_boot_cpu failed(-1) to wakeup CPU#33", "hardware_mce"),
+    # ---- cpuhp
+    # kernel/cpu.c cpuhp_bp_sync_alive: CPU%u failed to report alive state
+    ("kernel", "[   10.700100] CPU33 failed to report alive state", "hardware_mce"),
+    # ---- arm64-smp
+    # arch/arm64/kernel/smp.c __cpu_up: CPU%u: failed to come online
+    ("kernel", "[    1.118622] CPU61: failed to come online", "hardware_mce"),
+    # ---- nvrm
+    # src/nvidia/src/kernel/gpu/gsp/arch/turing/kernel_gsp_booter_tu102.c: s_executeBooterUcode_TU102: Booter failed with non-zero error code: 0x%x
+    ("kernel", "[   12.100200] NVRM: GPU0 s_executeBooterUcode_TU102: Booter failed with non-zero error code: 0x1d", "gpu_driver_init"),
+    # src/nvidia/src/kernel/gpu/gsp/arch/turing/kernel_gsp_tu102.c: kgspExecuteBooterLoad_TU102: failed to execute Booter Load: 0x%x
+    ("kernel", "[   12.100300] NVRM: GPU0 kgspExecuteBooterLoad_TU102: failed to execute Booter Load: 0xffff", "gpu_driver_init"),
+    # src/nvidia/src/kernel/gpu/gsp/arch/turing/kernel_gsp_frts_tu102.c: kgspExecuteFwsec_TU102: failed to execute FWSEC for FRTS: ...
+    ("kernel", "[   12.100400] NVRM: GPU0 kgspExecuteFwsec_TU102: failed to execute FWSEC for FRTS: FRTS error code 0x492f", "gpu_driver_init"),
+    # src/nvidia/src/kernel/gpu/gsp/arch/*/kernel_gsp_*.c: Failed to boot GSP.
+    ("kernel", "[   12.100100] NVRM: GPU0 kgspBootstrapRiscvOSEarly_GH100: Failed to boot GSP.", "gpu_driver_init"),
 ]
 
 # (log source, line): INFO/notice siblings and context lines from the same sources
@@ -612,6 +630,18 @@ BENIGN: list[tuple[str, str]] = [
     ("kernel", "[    4.100100] EDAC skx: ECC is disabled on imc 0"),
     # scsi: drivers/scsi/scsi_logging.c: Sense Key : Illegal Request (routine)
     ("kernel", "[ 4101.100900] sd 2:0:0:0: [sdc] Sense Key : Illegal Request [current]"),
+    # smpboot: arch/x86/kernel/smpboot.c: CPU %u is now offline
+    ("kernel", "[ 3001.000101] smpboot: CPU 9 is now offline"),
+    # memory-hotplug: mm/memory_hotplug.c: memory offlining [mem %#010llx-%#010llx] failed due to %s
+    ("kernel", "[ 3001.000201] memory offlining [mem 0x1f00000000-0x1f0fffffff] failed due to signal backoff"),
+    # ipmi_si: drivers/char/ipmi/ipmi_si_intf.c: Unable to find any System Interface(s)
+    ("kernel", "[    6.200100] ipmi_si: Unable to find any System Interface(s)"),
+    # ipmi_watchdog: drivers/char/ipmi/ipmi_watchdog.c: Unexpected close, not stopping watchdog!
+    ("kernel", "[ 7001.000100] IPMI Watchdog: Unexpected close, not stopping watchdog!"),
+    # nvrm: src/nvidia/src/kernel/platform/platform_request_handler.c: PlatformRequestHandler failed to get target temp from SBIOS
+    ("kernel", "[   12.100801] NVRM: GPU0 PlatformRequestHandler failed to get target temp from SBIOS"),
+    # nvrm: src/nvidia/src/kernel/platform/platform_request_handler.c: PRH failed to update thermal limit!
+    ("kernel", "[   12.100701] NVRM: GPU0 PRH failed to update thermal limit!"),
 ]
 
 

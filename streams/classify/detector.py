@@ -6,7 +6,11 @@ keyed by (node, GPU - PCI address or index, rule, Xid, job):
 
 - the first line of a burst is published at once as a ``fault`` with ``count`` 1
   (detection latency matters: decisions act on it);
-- repeats increment the burst's count; each time the count reaches a power of two (2, 4, 8,
+- repeats increment the burst's count, which counts reports, not lines: a line less than
+  ``report_s`` after the line that began the burst's current report belongs to that report (a
+  machine check prints its CPU/Bank, TSC/ADDR/MISC and decoder lines at once; an Xid's
+  companion lines come with it), so the policy's lemon threshold, mcelog's 10 errors a day,
+  counts errors; each time the count reaches a power of two (2, 4, 8,
   ...) the SAME ``fault_id`` is published again with the count so far and ``last_seen``: a
   burst that never falls quiet (a corrected error every 30 s all day) still shows its rate
   downstream (the policy's lemon-node count), at O(log n) events per burst;
@@ -47,6 +51,9 @@ class Burst:
     last_seen: datetime
     issued: int = 1
     """The count of the burst's latest publication."""
+    report_at: datetime | None = None
+    """When the burst's current report began (its first line's time; ``None``: the burst's
+    first line)."""
 
 
 @dataclass(slots=True)
@@ -90,14 +97,22 @@ class ClassifyDetector:
         key = burst_key(event, found)
         burst = state.bursts.get(key)
         if burst is not None:
-            burst.count += 1
             burst.last_seen = max(burst.last_seen, event.event_time)
+            if self._same_report(burst, event.event_time):
+                return state, outputs
+            burst.count += 1
+            burst.report_at = event.event_time
             if burst.count & (burst.count - 1) == 0:  # a power of two: the count so far goes out
                 outputs.append(_reissue(burst))
             return state, outputs
         outputs.append(self._open(state, key, event, found))
         outputs += self._enforce_cap(state)
         return state, outputs
+
+    def _same_report(self, burst: Burst, when: datetime) -> bool:
+        """Whether a line at ``when`` belongs to the burst's current report."""
+        began = burst.report_at or burst.fault.first_seen
+        return abs((when - began).total_seconds()) < self._settings.report_s
 
     def flush(self, state: ClassifyState, now: datetime) -> tuple[ClassifyState, list[Event]]:
         """Close bursts silent for more than ``quiet_s`` as of event time ``now``.
@@ -113,7 +128,7 @@ class ClassifyDetector:
         return {
             "bursts": [
                 {"key": k, "fault": b.fault.to_wire(), "count": b.count, "last_seen": b.last_seen.isoformat(),
-                 "issued": b.issued}
+                 "issued": b.issued, "report_at": b.report_at.isoformat() if b.report_at else None}
                 for k, b in state.bursts.items()
             ],
             "history": {k: [t.isoformat() for t in times] for k, times in state.history.items()},
@@ -124,8 +139,10 @@ class ClassifyDetector:
         state = ClassifyState()
         for item in data.get("bursts", []):
             fault = Fault.model_validate(item["fault"])
+            report = item.get("report_at")  # "issued" and "report_at" are absent from older states
             state.bursts[item["key"]] = Burst(fault, int(item["count"]), datetime.fromisoformat(item["last_seen"]),
-                                              int(item.get("issued", 1)))  # absent from older states
+                                              int(item.get("issued", 1)),
+                                              datetime.fromisoformat(report) if report else None)
         for key, times in data.get("history", {}).items():
             state.history[key] = [datetime.fromisoformat(t) for t in times]
         state.sweep_after = _sweep_after(state, self._quiet)

@@ -16,6 +16,11 @@ class ClassifySettings(BaseModel):
 
     quiet_s: float = Field(default=180.0, gt=0)
     """A burst closes when its key has been silent for more than this many seconds."""
+    report_s: float = Field(default=1.0, ge=0)
+    """Lines of one burst less than this many seconds after the line that began its current
+    report are that report, not repeats: the kernel prints a machine check's lines (CPU/Bank,
+    TSC/ADDR/MISC, PROCESSOR, the EDAC decode) in the same instant, and a flood one report a
+    second still counts 86,400 a day. 0 counts every line."""
     escalation_bursts: int = Field(default=2, ge=2)
     """A job-blamed Xid seen in this many separate bursts on one node is blamed on the node."""
     escalation_horizon_s: float = Field(default=86_400.0, gt=0)

@@ -36,7 +36,8 @@ def run(detector: ClassifyDetector, events: Iterable[Event], state: ClassifyStat
     return state, out
 
 
-def test_100k_repeated_xid_lines_fold_into_one_fault(detector: ClassifyDetector) -> None:
+def test_100k_repeated_xid_lines_fold_into_one_fault(classifier: Classifier) -> None:
+    detector = ClassifyDetector(ClassifySettings(report_s=0), classifier)  # every line a report
     events = (kernel(XID13.format(pid=1000 + i % 13), T0 + timedelta(milliseconds=2 * i), n=i) for i in range(100_000))
     state, out = run(detector, events)
     assert out[0].count == 1  # announced at once
@@ -52,6 +53,31 @@ def test_100k_repeated_xid_lines_fold_into_one_fault(detector: ClassifyDetector)
     assert final.count == 100_000
     assert final.first_seen == T0 and final.last_seen == T0 + timedelta(milliseconds=2 * 99_999)
     assert state.bursts == {}
+
+
+MCE_REPORT = (  # one corrected machine check as arch/x86/kernel/cpu/mce/core.c print_mce() writes it
+    "mce: [Hardware Error]: Machine check events logged",
+    "mce: [Hardware Error]: CPU 12: Machine Check: 0 Bank 7: 8c00004000010090",
+    "mce: [Hardware Error]: TSC 0 ADDR 3f8a2c140 MISC 140a8e86 ",
+    "mce: [Hardware Error]: PROCESSOR 0:50657 TIME 1764230401 SOCKET 0 APIC 18 microcode 5003604",
+)
+
+
+def test_the_lines_of_one_report_count_once_and_a_flood_once_a_second(detector: ClassifyDetector) -> None:
+    """Three corrected machine checks a minute apart, each printed as four lines in the same
+    millisecond, count 3, not 12: the lemon threshold (10 a day) counts errors. A flood of
+    one line every 100 ms for 5 s counts one report a second."""
+    reports = [kernel(line, T0 + timedelta(seconds=60 * r, microseconds=k), n=10 * r + k)
+               for r in range(3) for k, line in enumerate(MCE_REPORT)]
+    state, out = run(detector, reports)
+    counted = {f.fault_id: f.count for f in out}
+    state, closed = detector.flush(state, END_OF_INPUT)
+    counted.update({f.fault_id: f.count for f in closed if isinstance(f, Fault)})
+    assert counted and max(counted.values()) == 3
+    flood = [kernel(XID13.format(pid=7), T0 + timedelta(milliseconds=100 * i), n=i) for i in range(50)]
+    state, out = run(detector, flood, detector.initial())
+    _, closed = detector.flush(state, END_OF_INPUT)
+    assert [f.count for f in closed if isinstance(f, Fault)] == [5]
 
 
 def test_first_line_emits_fault_with_classification(detector: ClassifyDetector) -> None:

@@ -26,7 +26,8 @@ class PolicySettings(BaseModel):
     would look stalled after 60 s): five steps of silence is no longer training."""
 
     lemon_threshold: int = Field(default=10, ge=1)
-    """Corrected or contained errors (log lines, a burst's repeats included) on one node within
+    """Corrected or contained errors (reports: a burst's repeats included, the lines of one report
+    once, see ``ClassifySettings.report_s``) on one node within
     ``lemon_window_s`` that make it a lemon node: ``drain_reboot_nodes`` + ``notify``. 10 per
     24 h is mcelog's default ``memory-ce-threshold`` ("10 / 24h"), which counts errors, not
     episodes: a corrected error every 30 s never falls quiet, yet it is 2,880 a day. Below it

@@ -174,3 +174,18 @@ def test_a_health_watch_takes_a_node_only_when_the_gpu_failed(classifier: Classi
     found = classifier.classify(line, "system")
     assert found is not None and found.category == "gpu_device_unhealthy", line
     assert found.action == action, line
+
+
+@pytest.mark.parametrize(("line", "action"), [
+    ("NETDEV WATCHDOG: enp65s0f1 (mlx5_core): transmit queue 11 timed out 5124 ms", "none"),
+    ("ena 0000:00:06.0 ens6: Keep alive watchdog timeout.", "none"),
+    ("igb 0000:03:00.1 eno2: Detected Tx Unit Hang", "none"),
+    ("i40e 0000:5e:00.0 ens785f0: NIC Link is Down", "reboot_node"),
+    ("bond1: now running without any active interface!", "reboot_node"),
+])
+def test_a_nic_the_driver_recovers_takes_no_node(classifier: Classifier, line: str, action: str) -> None:
+    """A transmit timeout or unit hang makes the driver reset its queue or adapter and traffic
+    resumes: it counts against the node but takes none; a link that went down keeps the node action."""
+    found = classifier.classify(line, "kernel")
+    assert found is not None and found.category == "net_link_down", line
+    assert found.action == action, line

@@ -24,6 +24,8 @@ from tests.bench.classify_real import DEFAULT_CORPUS
 
 # ---- Part 1: benign siblings of the failure formats (INFO/notice lines, continuation details)
 BENIGN: list[tuple[str, str]] = [
+    # K19: MCE record continuation line (TSC/ADDR/MISC) is detail, LABELS.md
+    ("kernel", '[ 4409.998100] mce: [Hardware Error]: TSC 8e0c7bd13b4d ADDR 3f1a2b400 MISC 86'),
     # pytorch: ProcessGroupNCCL.cpp (K19: the flight-recorder hint is a context line of the watchdog failure)
     ('training', '[rank2]:[E1127 02:31:05.004600 9100 ProcessGroupNCCL.cpp:1858] Stack trace of the failed collective not found, potentially because FlightRecorder is disabled. You can enable it by setting TORCH_NCCL_TRACE_BUFFER_SIZE to a non-zero value.'),
     # kernel: drivers/nvme/host/core.c
@@ -462,7 +464,6 @@ FORMATS: list[tuple[str, str, str]] = [
     # kernel: drivers/acpi/apei/ghes.c
     ('kernel', '[ 4411.200100] {3}[Hardware Error]: Hardware error from APEI Generic Hardware Error Source: 2', 'hardware_mce'),
     # kernel: arch/x86/kernel/cpu/mce/core.c
-    ('kernel', '[ 4409.998100] mce: [Hardware Error]: TSC 8e0c7bd13b4d ADDR 3f1a2b400 MISC 86', 'hardware_mce'),
     # kernel: mm/memory-failure.c
     ('kernel', '[ 4410.300000] Memory failure: 0x3f1a2b: Sending SIGBUS to python3:88123 due to hardware memory corruption', 'hardware_mce'),
     # kernel: kernel/hung_task.c

@@ -308,7 +308,7 @@ FAULTS: dict[str, list[tuple[str, str]]] = {
     "process_killed": [
         ("training", "Killed"),
         ("training", "/var/spool/slurmd/job{job}/slurm_script: line 42: {pid} Killed                  python train.py --config cfg.yaml"),
-        ("system", "slurmstepd: error: *** STEP {job}.0 ON {host} CANCELLED AT 2026-11-22T08:40:02 ***"),
+        ("system", "slurmstepd: error: *** STEP {job}.0 ON {host} CANCELLED AT 2026-11-22T08:40:02 DUE TO NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***"),
         ("system", "slurmstepd: error: *** JOB {job} ON {host} CANCELLED AT 2026-11-22T08:40:02 DUE TO TIME LIMIT ***"),
         ("training", "traceback : Signal 9 (SIGKILL) received by PID {pid}"),
         ("system", "srun: error: {host}: task {rank}: Killed"),

@@ -19,6 +19,10 @@ from tests.bench.classify_real import DEFAULT_CORPUS
 
 # ---- Part 1: benign look-alikes of the new patterns
 BENIGN: list[tuple[str, str]] = [
+    # K19: faulting-client decode after the page-fault headline: detail, LABELS.md
+    ("kernel", "[ 611.204413] amdgpu 0000:43:00.0: amdgpu:          Faulty UTCL2 client ID: SQC (data) (0xa)"),
+    # K19: GMC fault-status decode after the page-fault headline: detail, LABELS.md
+    ("kernel", "[ 611.204412] amdgpu 0000:43:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00A01031"),
     # Ray ActorDiedError for an intended exit (exit_actor(), ray.kill)
     ("training", "The actor is dead because its worker process has died. Worker exit type: INTENDED_SYSTEM_EXIT "
      "Worker exit detail: The actor was killed by ray.kill()."),
@@ -129,10 +133,6 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
     ("system", "gpu-operator   nvidia-container-toolkit-daemonset-z1x2c   0/1   Init:CrashLoopBackOff   4   9m",
      "gpu_container_init", "gpu.operator_toolkit_pod.k16"),
     # amdgpu GMC fault decode: non-zero status register, faulting client (gmc v9+ and gmc v7/8)
-    ("kernel", "[ 611.204412] amdgpu 0000:43:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00A01031",
-     "gpu_graphics_engine_fault", "gpu.amdgpu_engine_fault"),
-    ("kernel", "[ 611.204413] amdgpu 0000:43:00.0: amdgpu:          Faulty UTCL2 client ID: SQC (data) (0xa)",
-     "gpu_graphics_engine_fault", "gpu.amdgpu_engine_fault"),
     # PCIe hot-plug link loss (pciehp, old and new prefixes)
     ("kernel", "[Wed Jan  8 04:04:04 2020] pciehp 0000:00:1c.6:pcie004: Slot(7): Link Down event", "pcie_aer",
      "host.pcie_aer"),

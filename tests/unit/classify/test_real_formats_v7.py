@@ -21,6 +21,8 @@ from tests.bench.classify_real import DEFAULT_CORPUS
 
 # ---- Part 1: benign look-alikes, one group per safety class
 BENIGN: list[tuple[str, str]] = [
+    # K19: MCE record continuation line (TSC/ADDR/MISC) is detail, LABELS.md
+    ("kernel", "mce: [Hardware Error]: TSC 0 ADDR 2f3a4c0 MISC 86 SYND 4d000000 IPID 1002e00000000"),
     # Python traceback module: frame header 'File "<file>", line N, in <func>' and the frame's source line indented
     # by four spaces; vLLM/Ray/torchrun re-emit each traceback line after their own prefix and level.
     ("training", '  File "/usr/lib/python3/site-packages/torch/distributed/distributed_c10d.py", line 3100, in '
@@ -87,8 +89,6 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
      "capacity of 79.10 GiB of which 1.02 GiB is free.", "cuda_oom", "cuda.oom"),
     ("training", "  what():  CUDA error: an illegal memory access was encountered", "cuda_illegal_memory_access",
      None),
-    ("kernel", "mce: [Hardware Error]: TSC 0 ADDR 2f3a4c0 MISC 86 SYND 4d000000 IPID 1002e00000000",
-     "hardware_mce", "host.mce_corrected"),
     ("training", "W tensorflow/core/common_runtime/bfc_allocator.cc:479] Allocator (GPU_2_bfc) ran out of memory "
      "trying to allocate 3.00GiB (rounded to 3221225472)requested by op MatMul", "cuda_oom", "cuda.oom"),
     # Lustre ldlm_lib.c recovery that failed is not a completion notice

@@ -24,6 +24,10 @@ from tests.bench.classify_real import DEFAULT_CORPUS
 
 # ---- Part 1: benign siblings of the failure formats (INFO/notice lines, continuation details)
 BENIGN: list[tuple[str, str]] = [
+    # K19: MCE record continuation line (TSC/ADDR/MISC) is detail, LABELS.md
+    ("kernel", '[ 4409.998100] mce: [Hardware Error]: TSC 8e0c7bd13b4d ADDR 3f1a2b400 MISC 86'),
+    # pytorch: ProcessGroupNCCL.cpp (K19: the flight-recorder hint is a context line of the watchdog failure)
+    ('training', '[rank2]:[E1127 02:31:05.004600 9100 ProcessGroupNCCL.cpp:1858] Stack trace of the failed collective not found, potentially because FlightRecorder is disabled. You can enable it by setting TORCH_NCCL_TRACE_BUFFER_SIZE to a non-zero value.'),
     # kernel: drivers/nvme/host/core.c
     ('kernel', '[ 5102.341200] nvme nvme0: Identify(0x6), Invalid Field in Command (sct 0x0 / sc 0x2) DNR '),
     ('kernel', '[    3.210000] nvme nvme0: Shutdown timeout set to 10 seconds'),
@@ -433,7 +437,6 @@ FORMATS: list[tuple[str, str, str]] = [
     ('training', '[rank1]:[E1127 02:40:00.000000 7100 ProcessGroupNCCL.cpp:542] [Rank 1] Collective WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1024, NumelOut=1024, Timeout(ms)=600000) raised the following async exception: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5', 'nccl_error'),
     ('training', '[rank1]:[E1127 02:40:00.000100 7100 ProcessGroupNCCL.cpp:548] [Rank 1] To avoid data inconsistency, we are taking the entire process down.', 'nccl_error'),
     ('training', "torch.distributed.DistBackendError: [3] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Connection reset by peer", 'nccl_error'),
-    ('training', '[rank2]:[E1127 02:31:05.004600 9100 ProcessGroupNCCL.cpp:1858] Stack trace of the failed collective not found, potentially because FlightRecorder is disabled. You can enable it by setting TORCH_NCCL_TRACE_BUFFER_SIZE to a non-zero value.', 'nccl_error'),
     # kernel: drivers/nvme/host/core.c
     ('kernel', '[ 5102.341300] nvme1n1: Write(0x1) @ LBA 77120, 8 blocks, Access Denied (sct 0x2 / sc 0x86) DNR ', 'storage_local_disk'),
     # kernel: fs/ext4/super.c
@@ -461,7 +464,6 @@ FORMATS: list[tuple[str, str, str]] = [
     # kernel: drivers/acpi/apei/ghes.c
     ('kernel', '[ 4411.200100] {3}[Hardware Error]: Hardware error from APEI Generic Hardware Error Source: 2', 'hardware_mce'),
     # kernel: arch/x86/kernel/cpu/mce/core.c
-    ('kernel', '[ 4409.998100] mce: [Hardware Error]: TSC 8e0c7bd13b4d ADDR 3f1a2b400 MISC 86', 'hardware_mce'),
     # kernel: mm/memory-failure.c
     ('kernel', '[ 4410.300000] Memory failure: 0x3f1a2b: Sending SIGBUS to python3:88123 due to hardware memory corruption', 'hardware_mce'),
     # kernel: kernel/hung_task.c

@@ -240,7 +240,6 @@ FORMATS: list[tuple[str, str, str]] = [
     # arch/x86/kernel/nmi.c: Uhhuh. NMI received for unknown reason %02x on CPU %d.
     ("kernel", "[21001.000001] Uhhuh. NMI received for unknown reason 3d on CPU 12.", "hardware_mce"),
     # arch/x86/kernel/nmi.c: Dazed and confused, but trying to continue
-    ("kernel", "[21001.000002] Dazed and confused, but trying to continue", "hardware_mce"),
     # arch/x86/kernel/nmi.c: NMI: PCI system error (SERR) for reason %02x on CPU %d.
     ("kernel", "[21001.000003] NMI: PCI system error (SERR) for reason a1 on CPU 0.", "pcie_aer"),
     # arch/x86/kernel/nmi.c: You have some hardware problem, likely on the PCI bus.
@@ -324,7 +323,6 @@ FORMATS: list[tuple[str, str, str]] = [
     # drivers/gpu/drm/amd/amdgpu/gmc_v9_0.c: [%s] %s page fault (src_id ...) for process
     ("kernel", "[50002.000120] amdgpu 0000:c1:00.0: amdgpu: [mmhub0] no-retry page fault (src_id:0 ring:0 vmid:2 pasid:32770, for process python pid 4411 thread python pid 4413)", "gpu_graphics_engine_fault"),
     # drivers/gpu/drm/amd/amdgpu/gfxhub_v1_0.c: VM_L2_PROTECTION_FAULT_STATUS:0x%08X
-    ("kernel", "[50002.000150] amdgpu 0000:c1:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00800932", "gpu_graphics_engine_fault"),
     # drivers/gpu/drm/amd/pm/swsmu/smu_cmn.c: SMU: I'm not done with your previous command: SMN_C2PMSG_66:0x%08X SMN_C2PMSG_82:0x%08X
     ("kernel", "[50003.000100] amdgpu 0000:c1:00.0: amdgpu: SMU: I'm not done with your previous command: SMN_C2PMSG_66:0x0000001E SMN_C2PMSG_82:0x00000000", "gpu_driver_error"),
     # drivers/gpu/drm/amd/pm/swsmu/smu_cmn.c: SMU: response:0x%08X for index:%d param:0x%08X message:%s?
@@ -486,6 +484,10 @@ FORMATS: list[tuple[str, str, str]] = [
 
 # (log source, line): INFO/notice siblings and context lines from the same sources
 BENIGN: list[tuple[str, str]] = [
+    # K19: GMC fault-status decode after the page-fault headline: detail, LABELS.md
+    ("kernel", "[50002.000150] amdgpu 0000:c1:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00800932"),
+    # K19: a bare "Dazed and confused" follows the NMI headline: detail, LABELS.md
+    ("kernel", "[21001.000002] Dazed and confused, but trying to continue"),
     # therm_throt: arch/x86/kernel/cpu/mce/therm_throt.c: CPU%d: %s temperature above threshold, cpu clock throttled (total events = %lu)
     ("kernel", "[20001.100001] CPU14: Package temperature above threshold, cpu clock throttled (total events = 211)"),
     # therm_throt: arch/x86/kernel/cpu/mce/therm_throt.c: CPU%d: Core temperature above threshold

@@ -4,10 +4,11 @@ One case per format string covered: the HIP runtime error names and texts (clr h
 PyTorch-ROCm, JAX/XLA-ROCm and plain HIP_CHECK macros print them, ROCclr's queue-abort callback with the ROCr
 hsa_status_t, ROCr's VM-fault and HW-exception handlers, RCCL's CUDACHECK WARN in its HIP spelling, rocminfo /
 rocm-smi / amd-smi failing to find the driver, amdkfd device bring-up, the Intel Gaudi bridge's device acquisition,
-the AWS Neuron runtime's hardware execution statuses (nrt_status.h), libtpu's busy chip, DCGM's pending-remap and
-retired-page reasons and nvidia-smi -q failure fields. Each line follows its emitter's format (cited in the rule's
-note), with made-up hosts, ids and numbers; benign siblings from the same sources stay benign. None is a copy of a
-line of the real corpus (checked below without printing any corpus line).
+the AWS Neuron runtime's hardware execution statuses (nrt_status.h), libtpu's busy chip and missing topology, DCGM's
+diagnostic failure reasons (dcgm_errors.h) and nvidia-smi -q failure fields. Each line follows its emitter's format
+(cited in the rule's note), with made-up hosts, ids and numbers; benign siblings from the same sources (PyTorch's
+HIP hints, success and INFO lines, set-up statuses) stay benign. None is a copy of a line of the real corpus
+(checked below without printing any corpus line).
 """
 
 from __future__ import annotations
@@ -145,24 +146,6 @@ FORMATS: list[tuple[str, str, str]] = [
      "        Remapping Failure Occurred        : Yes",
      "gpu_memory_ecc"),
     ("system",
-     "| Warning                   | GPU 3 had uncorrectable memory errors and has a pending row remap. Reset the GPU   |",
-     "gpu_memory_ecc"),
-    ("system",
-     "Error: GPU 5 had uncorrectable memory errors and row remapping failed. Drain the GPU and reset it or reboot the node.",
-     "gpu_memory_ecc"),
-    ("system",
-     "| Memory                    | Fail - GPU: 2  Detected 4 volatile double-bit ECC error(s) in GPU 2. |",
-     "gpu_memory_ecc"),
-    ("system",
-     "Warning: GPU 6's NvLink link 11 is currently down Check DCGM and system logs for errors. Reset GPU. Restart DCGM. Rerun diagnostics.",
-     "gpu_nvlink"),
-    ("system",
-     "Error: Detected XID 119 error for GPU 1",
-     "gpu_gsp_timeout"),
-    ("system",
-     "Warning: GPU 0 had uncorrectable memory errors and 2 pages were retired. Reset the GPU to retire these pages",
-     "gpu_memory_ecc"),
-    ("system",
      "ROCk module is NOT loaded, possibly no GPU devices",
      "cuda_driver_init"),
     ("system",
@@ -186,9 +169,87 @@ FORMATS: list[tuple[str, str, str]] = [
     ("training",
      ":0:rocdevice.cpp            :2984: 6610220004 us: [pid:3311 tid:0x7f01d7fff640] Callback: Queue 0x7ee2a0400000 aborting with error : HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION: The agent attempted to execute an illegal shader instruction. code: 0x2a",
      "cuda_launch_failure"),
+    ("system",
+     "Warning: A pending retired page has been detected in GPU 6.",
+     "gpu_memory_ecc"),
+    ("system",
+     "Error: 60 or more retired pages have been detected in GPU 2.",
+     "gpu_memory_ecc"),
+    ("system",
+     "Error: An excess of 15 retired pages due to DBEs have been detected and more than one page has been retired due to DBEs in the past week in GPU 3.",
+     "gpu_memory_ecc"),
+    ("system",
+     "| Memory                    | Fail - Pending page retirements together with a DBE were detected on GPU 1. |",
+     "gpu_memory_ecc"),
+    ("system",
+     "Error: GPU 4 had uncorrectable memory errors and 3 rows were remapped",
+     "gpu_memory_ecc"),
+    ("system",
+     "Warning: GPU 7 had memory errors and row remappings are pending",
+     "gpu_memory_ecc"),
+    ("system",
+     "Error: GPU 5 had uncorrectable memory errors and row remapping failed.",
+     "gpu_memory_ecc"),
+    ("system",
+     "| Memory                    | Fail - Found 12 faulty memory elements on GPU 0 |",
+     "gpu_memory_ecc"),
+    ("system",
+     "Error: CUDA APIs have indicated that a double-bit ECC error has occured on GPU 2.",
+     "gpu_memory_ecc"),
+    ("system",
+     "Error: GPU had an uncontained error (XID 95)",
+     "gpu_memory_ecc"),
+    ("system",
+     "Error: Detected 2 volatile double-bit ECC error(s) in GPU 6.",
+     "gpu_memory_ecc"),
+    ("system",
+     "Error: Detected XID 48 for GPU 3",
+     "gpu_memory_ecc"),
+    ("system",
+     "Error: GPU 6's NvLink link 11 is currently down",
+     "gpu_nvlink"),
+    ("system",
+     "Error: Only 16 NvLinks are up out of the expected 18",
+     "gpu_nvlink"),
+    ("system",
+     "Error: Detected fatal errors on NvSwitch 2 link 37",
+     "gpu_nvlink"),
+    ("system",
+     "Error: NvSwitch physical ID 9's NvLink port 21 is currently down.",
+     "gpu_nvlink"),
+    ("system",
+     "Error: NVSwitch 3's NvLink 40 is down.",
+     "gpu_nvlink"),
+    ("system",
+     "Error: Detected fatal NvSwitch SXID 12028",
+     "gpu_nvlink"),
+    ("system",
+     "Error: Detected 4 Replay NvLink errors on GPU 2's NVLink (should be 0)",
+     "gpu_nvlink"),
+    ("system",
+     "Error: A corrupt InfoROM has been detected in GPU 0.",
+     "gpu_device_unhealthy"),
+    ("system",
+     "| Memory                    | Fail - Detected a miscompare failure in the L1 cache. |",
+     "gpu_device_unhealthy"),
+    ("system",
+     "Error: Found 3 NaN-value memory elements on GPU 1",
+     "gpu_device_unhealthy"),
+    ("system",
+     "Error: GPU 3 was unsuccessfully written to in a peer-to-peer test: memory mismatch",
+     "gpu_device_unhealthy"),
+    ("training",
+     "RuntimeError: Unable to initialize backend 'tpu': INTERNAL: Failed to get global TPU topology. (set JAX_PLATFORMS='' to automatically choose an available backend)",
+     "cuda_driver_init"),
+    ("training",
+     "RuntimeError: Bad StatusOr access: INTERNAL: Failed to get global TPU topology.",
+     "cuda_driver_init"),
+    ("training",
+     "jaxlib.xla_extension.XlaRuntimeError: ABORTED: The TPU is already in use by process with pid 40117. Not attempting to load libtpu.so in this process.",
+     "cuda_device_unavailable"),
 ]
 
-# ---- benign siblings: success / notice lines and set-up statuses of the same emitters
+# ---- benign siblings: hints, success / INFO lines and set-up statuses of the same emitters
 BENIGN: list[tuple[str, str]] = [
     ("nccl",
      "mi300-n07:41201:41201 [0] NCCL WARN Missing \"iommu=pt\" from kernel command line which can lead to system instablity or hang!"),
@@ -203,13 +264,31 @@ BENIGN: list[tuple[str, str]] = [
     ("system",
      "        Remapping Failure Occurred      : No"),
     ("system",
-     "| Memory                    | Pass - All                                     |"),
-    ("system",
      "Unable to open /dev/kfd read-write: Permission denied"),
     ("kernel",
      "[   14.220390] kfd kfd: amdgpu: added device 1002:74a1"),
     ("training",
      "2026-Nov-27 03:40:12.0311 4412:4501 INFO  NRT:nrt_execute    status NRT_SUCCESS"),
+    ("system",
+     "DCGM_FR_OK: The operation completed successfully."),
+    ("system",
+     "Info: The memtest test is skipped for this GPU."),
+    ("system",
+     "Warning: Skipping test memory because ECC is not enabled on GPU 2"),
+    ("training",
+     "[rank5]: HIP kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect."),
+    ("training",
+     "For debugging consider passing AMD_SERIALIZE_KERNEL=3"),
+    ("training",
+     "Compile with `TORCH_USE_HIP_DSA` to enable device-side assertions."),
+    ("system",
+     "ROCk module version 6.10.5 is loaded"),
+    ("training",
+     "/opt/amdgpu/share/libdrm/amdgpu.ids: No such file or directory"),
+    ("nccl",
+     "mi300-n02:7781:7781 [0] NCCL INFO RCCL version : 2.20.5-HEAD:7c1a4b9"),
+    ("training",
+     "I1127 02:01:44.120331  5120 xla_bridge.py:884] Unable to initialize backend 'tpu': INTERNAL: Failed to get global TPU topology."),
 ]
 
 
@@ -224,6 +303,18 @@ def test_format_is_classified(classifier: Classifier, source: str, line: str, ca
 def test_sibling_stays_benign(classifier: Classifier, source: str, line: str) -> None:
     found = classifier.classify(line, source)
     assert found is None, (found and found.rule_id, line)
+
+
+@pytest.mark.parametrize(("line", "action"), [
+    ("2026-Nov-27 05:01:02.0031 811:822 ERROR  NRT:nrt_execute    Execution failed with NRT_EXEC_HW_ERR_HBM_UE (1201)",
+     "reset_gpu"),
+    ("Warning: GPU 2 had memory errors and row remappings are pending", "none"),
+])
+def test_accelerator_memory_errors_take_no_node(classifier: Classifier, line: str, action: str) -> None:
+    """A device memory error resets the accelerator at most; a pending remap DCGM only warns about takes nothing."""
+    found = classifier.classify(line, "system")
+    assert found is not None and found.category == "gpu_memory_ecc", line
+    assert found.action == action, line
 
 
 def test_no_format_line_is_a_copy_of_a_corpus_line() -> None:

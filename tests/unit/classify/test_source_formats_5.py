@@ -247,6 +247,12 @@ FORMATS: list[tuple[str, str, str]] = [
     ("training",
      "jaxlib.xla_extension.XlaRuntimeError: ABORTED: The TPU is already in use by process with pid 40117. Not attempting to load libtpu.so in this process.",
      "cuda_device_unavailable"),
+    ("kernel",
+     "[  911.402217] kfd kfd: Failed to resume IOMMU for device 1002:1636",
+     "gpu_driver_init"),
+    ("nccl",
+     "mi250-r2n5:90112:90240 [6] NCCL WARN HIP failure 'invalid argument' at /src/rccl/src/transport/p2p.cc:311",
+     "nccl_cuda_error"),
 ]
 
 # ---- benign siblings: hints, success / INFO lines and set-up statuses of the same emitters

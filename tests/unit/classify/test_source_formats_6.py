@@ -554,6 +554,74 @@ FORMATS: list[tuple[str, str, str]] = [
     ('training', '"OOMKilled": true,', 'oom_killer'),
     # podman: podman
     ('system', 'Error: container 3f2a1b4c5d6e exited: OOMKilled', 'oom_killer'),
+    # shell: dash jobs.c
+    ('training', 'sh: 1: python: Segmentation fault', 'segfault'),
+    # shell: dash jobs.c
+    ('training', 'sh: 1: python: Killed', 'process_killed'),
+    # shell: dash jobs.c
+    ('training', 'sh: 1: python: Aborted', 'process_crash'),
+    # shell: ksh93
+    ('training', 'run.ksh[12]: 8812 Memory fault(coredump)', 'segfault'),
+    # shell: ksh93
+    ('training', 'run.ksh[12]: 8812 Killed', 'process_killed'),
+    # shell: bash (en, exit)
+    ('training', 'srun: error: gpu-a12: task 3: Killed', 'process_killed'),
+    # shell: bash pipeline
+    ('training', '/opt/run.sh: line 12: 8812 Segmentation fault      (core dumped) python train.py | tee log.txt', 'segfault'),
+    # shell: bash (de)
+    ('training', '/opt/run.sh: Zeile 12:  8812 Speicherzugriffsfehler  python train.py', 'segfault'),
+    # shell: bash (it)
+    ('training', '/opt/run.sh: riga 12:  8812 Errore di segmentazione (core dump creato) python train.py', 'segfault'),
+    # shell: bash (pt_BR)
+    ('training', '/opt/run.sh: linha 12:  8812 Falha de segmentação (imagem do núcleo gravada) python train.py', 'segfault'),
+    # shell: bash (ko)
+    ('training', '/opt/run.sh: 줄 12:  8812 세그멘테이션 오류 (코어 덤프됨) python train.py', 'segfault'),
+    # shell: bash (zh_TW)
+    ('training', '/opt/run.sh: 列 12:  8812 程式記憶體區段錯誤 (核心已傾印) python train.py', 'segfault'),
+    # shell: bash (it)
+    ('training', '/opt/run.sh: riga 12:  8812 Ucciso                  python train.py', 'process_killed'),
+    # shell: bash (pt_BR)
+    ('training', '/opt/run.sh: linha 12:  8812 Morto                   python train.py', 'process_killed'),
+    # shell: bash (ko)
+    ('training', '/opt/run.sh: 줄 12:  8812 죽었음                  python train.py', 'process_killed'),
+    # shell: bash (pl)
+    ('training', '/opt/run.sh: linia 12:  8812 Naruszenie ochrony pamięci (zrzut pamięci) python train.py', 'segfault'),
+    # shell: bash (pl)
+    ('training', '/opt/run.sh: linia 12:  8812 Unicestwiony            python train.py', 'process_killed'),
+    # shell: bash (it)
+    ('training', '/opt/run.sh: riga 12:  8812 Annullato               (core dump creato) python train.py', 'process_crash'),
+    # container: docker cli
+    ('training', 'container train-0 exited with code 139', 'segfault'),
+    # container: docker-compose
+    ('training', 'train_1 exited with code 137', 'process_killed'),
+    # container: kubectl get pods
+    ('training', 'train-worker-3   0/1     OOMKilled   2          5m', 'oom_killer'),
+    # container: kubectl get pods
+    ('training', 'train-worker-3   0/1     CrashLoopBackOff   5          12m', 'process_exit_nonzero'),
+    # container: kubelet
+    ('system', 'kubelet[2211]: I1103 10:11:12.345678    2211 kuberuntime_container.go:700] "Container exited" reason="OOMKilled"', 'oom_killer'),
+    # container: cri-o
+    ('system', 'crio[1822]: time="2025-11-03 10:11:12.345678" level=info msg="Container 3f2a1b was OOM killed"', 'oom_killer'),
+    # container: podman
+    ('system', 'podman[4123]: container died 3f2a1b (image=train:latest, name=train, exitCode=137, OOMKilled=true)', 'oom_killer'),
+    # systemd: src/core/service.c
+    ('system', 'train.service: Main process exited, code=killed, status=15/TERM', 'process_killed'),
+    # systemd: src/core/scope.c
+    ('system', 'session-3.scope: A process of this unit has been killed by the OOM killer.', 'oom_killer'),
+    # systemd: src/core/service.c
+    ('system', 'train.service: Killing process 4123 (python) with signal SIGKILL.', 'process_killed'),
+    # systemd: src/core/unit.c
+    ('system', "train.service: Failed with result 'exit-code'.", 'process_exit_nonzero'),
+    # systemd-coredump: src/coredump/coredump.c
+    ('system', 'systemd-coredump[5512]: Process 4123 (python) of user 1000 dumped core.', 'process_crash'),
+    # abrt: abrt-hook-ccpp (RHEL7)
+    ('system', 'abrt-hook-ccpp: Process 4123 (python3.9) of user 1000 killed by SIGSEGV - dumping core', 'segfault'),
+    # abrt: abrt-hook-ccpp (RHEL7)
+    ('system', 'abrt-hook-ccpp: Process 4123 (python3.9) of user 1000 killed by SIGABRT - dumping core', 'process_crash'),
+    # apport: apport (Ubuntu)
+    ('system', 'apport[5512]: called for pid 4123, signal 11, core limit 0, dump mode 1', 'segfault'),
+    # apport: apport (Ubuntu)
+    ('system', 'apport[5512]: called for pid 4123, signal 6, core limit 0, dump mode 1', 'process_crash'),
 ]
 
 # (log source, line): INFO/notice siblings from the same sources; no fault

@@ -622,6 +622,80 @@ FORMATS: list[tuple[str, str, str]] = [
     ('system', 'apport[5512]: called for pid 4123, signal 11, core limit 0, dump mode 1', 'segfault'),
     # apport: apport (Ubuntu)
     ('system', 'apport[5512]: called for pid 4123, signal 6, core limit 0, dump mode 1', 'process_crash'),
+    # oom: mm/oom_kill.c (2.6.9 RHEL4)
+    ('kernel', 'oom-killer: gfp_mask=0xd0', 'oom_killer'),
+    # oom: mm/oom_kill.c (2.6.18 RHEL5)
+    ('kernel', 'Out of Memory: Kill process 4123 (python) score 912 and children.', 'oom_killer'),
+    # oom: mm/oom_kill.c (2.6.3x)
+    ('kernel', 'Killed process 4123 (python) vsz:61234120kB, anon-rss:59912340kB, file-rss:0kB', 'oom_killer'),
+    # xfs: fs/xfs/xfs_error.c (2.6.18)
+    ('kernel', 'Filesystem "sdb1": XFS internal error xfs_trans_cancel at line 1163 of file fs/xfs/xfs_trans.c.  Caller 0xffffffff8835ab1c', 'storage_local_disk'),
+    # xfs: fs/xfs/xfs_fsops.c (2.6.18)
+    ('kernel', 'xfs_force_shutdown(sdb1,0x8) called from line 1164 of file fs/xfs/xfs_trans.c.  Return address = 0xffffffff8835f1a2', 'storage_local_disk'),
+    # xfs: fs/xfs/xfs_fsops.c (2.6.18)
+    ('kernel', 'Filesystem "sdb1": Corruption of in-memory data detected.  Shutting down filesystem: sdb1', 'storage_local_disk'),
+    # xfs: fs/xfs/xfs_rw.c (2.6.18)
+    ('kernel', 'Filesystem "sdb1": I/O Error Detected.  Shutting down filesystem: sdb1', 'storage_local_disk'),
+    # xfs: fs/xfs/xfs_log.c (2.6.3x)
+    ('kernel', 'XFS (sdb1): xfs_log_force: error 5 returned.', 'storage_local_disk'),
+    # ext3: fs/ext3/super.c (2.6)
+    ('kernel', 'EXT3-fs error (device sda1): ext3_journal_start_sb: Detected aborted journal', 'storage_local_disk'),
+    # ext3: fs/ext3/super.c (2.6)
+    ('kernel', 'EXT3-fs error (device sdb1): ext3_get_inode_loc: unable to read inode block - inode=1179658, block=2359298', 'storage_local_disk'),
+    # scsi: drivers/scsi/sd.c (2.6.18)
+    ('kernel', 'Info fld=0x1d1c0c8, Current sda: sense key: Medium Error', 'storage_local_disk'),
+    # scsi: drivers/scsi/sd.c (2.6.18)
+    ('kernel', 'sda: Current: sense key=0x3', 'storage_local_disk'),
+    # scsi: drivers/scsi/scsi_error.c (2.6.3x)
+    ('kernel', 'sd 0:0:0:0: timing out command, waited 180s', 'storage_local_disk'),
+    # scsi: drivers/scsi/sd.c (2.6.3x)
+    ('kernel', 'sd 0:0:0:0: [sda] Unhandled sense code', 'storage_local_disk'),
+    # scsi: drivers/scsi/sd.c (2.6.3x)
+    ('kernel', 'sd 0:0:0:0: [sda] Unhandled error code', 'storage_local_disk'),
+    # nvme: drivers/nvme/host/pci.c (3.19-4.4)
+    ('kernel', 'nvme 0000:01:00.0: Failed status: 3, reset controller', 'storage_local_disk'),
+    # nvme: drivers/nvme/host/pci.c (4.5-4.14)
+    ('kernel', 'nvme nvme0: Failed status: 0xffffffff, reset controller', 'storage_local_disk'),
+    # nvme: drivers/nvme/host/pci.c (3.x)
+    ('kernel', 'nvme 0000:01:00.0: Device not ready; aborting initialisation', 'storage_local_disk'),
+    # nvme: drivers/nvme/host/pci.c (4.x)
+    ('kernel', 'nvme nvme0: Cancelling I/O 412 QID 3', 'storage_local_disk'),
+    # mce: arch/x86/kernel/cpu/mcheck/mce.c (2.6)
+    ('kernel', 'Kernel panic - not syncing: Machine check', 'hardware_mce'),
+    # mce: arch/x86/kernel/cpu/mcheck/mce_64.c (2.6.18)
+    ('kernel', 'CPU 1: Machine Check Exception:                4 Bank 4: b200000000070f0f', 'hardware_mce'),
+    # mce: arch/x86/kernel/cpu/mcheck/mce.c (3.x)
+    ('kernel', '[Hardware Error]: CPU 1: Machine Check Exception: 5 Bank 4: b200000000070f0f', 'hardware_mce'),
+    # edac: drivers/edac/amd64_edac.c (k8, 2.6)
+    ('kernel', 'EDAC k8 MC0: general bus error: participating processor(local node response), time-out(no timeout) memory transaction type(generic read), mem or i/o(mem access), cache level(generic)', 'hardware_mce'),
+    # edac: drivers/edac/e752x_edac.c (2.6)
+    ('kernel', 'EDAC e752x: CE page 0x7af12, offset 0x0, grain 128, syndrome 0x2f, row 2, channel 1, label "": e752x CE', 'hardware_mce'),
+    # edac: drivers/edac/edac_mc.c (2.6)
+    ('kernel', 'EDAC MC0: UE row 2, channel 0, labels ":": i5400 UE', 'hardware_mce'),
+    # edac: drivers/edac/i5000_edac.c (2.6)
+    ('kernel', 'EDAC i5000 MC0: FATAL ERRORS Found!!! 1st FATAL Err Reg= 0x4', 'hardware_mce'),
+    # edac: drivers/edac/i5000_edac.c (2.6)
+    ('kernel', 'EDAC i5000 MC0: NON-FATAL ERRORS Found!!! 1st NON-FATAL Err Reg= 0x800', 'hardware_mce'),
+    # edac: drivers/edac/edac_mc.c (2.6)
+    ('kernel', 'EDAC MC0: CE - no information available: i5000 CE', 'hardware_mce'),
+    # edac: drivers/edac/sb_edac.c (3.x)
+    ('kernel', 'EDAC sbridge MC1: CPU 12: Machine Check Event: 0 Bank 9: 8c000048000800c1', 'hardware_mce'),
+    # edac: drivers/edac/sb_edac.c (3.x)
+    ('kernel', 'EDAC MC1: 1 CE memory scrubbing error on CPU_SrcID#1_Ha#0_Chan#1_DIMM#0 (channel:1 slot:0 page:0x5c3f12 offset:0x0 grain:32 syndrome:0x0 - area:DRAM err_code:0008:00c1 socket:1 ha:0 channel_mask:2 rank:0)', 'hardware_mce'),
+    # aer: drivers/pci/pcie/aer/aerdrv.c (3.x-4.x)
+    ('kernel', 'aer 0000:00:1c.0:pcie02: AER: Corrected error received: id=00e0', 'pcie_aer'),
+    # aer: drivers/pci/pcie/aer/aerdrv.c (4.x)
+    ('kernel', 'aer 0000:00:1c.0:pcie002: AER: Multiple Corrected error received: id=00e0', 'pcie_aer'),
+    # aer: drivers/pci/pcie/aer/aerdrv_errprint.c (2.6.2x)
+    ('kernel', 'pcieport-driver 0000:00:1c.0: AER: Uncorrected (Non-Fatal) error received: id=0300', 'pcie_aer'),
+    # nmi: arch/x86/kernel/nmi.c
+    ('kernel', 'Uhhuh. NMI received for unknown reason 2d on CPU 0.', 'hardware_mce'),
+    # nmi: arch/x86/kernel/nmi.c
+    ('kernel', 'NMI: PCI system error (SERR) for reason a1 on CPU 0.', 'pcie_aer'),
+    # nmi: arch/x86/kernel/nmi.c
+    ('kernel', 'NMI: IOCK error (debug interrupt?) for reason 71 on CPU 0.', 'hardware_mce'),
+    # nmi: arch/x86/kernel/traps.c (2.6)
+    ('kernel', 'Uhhuh. NMI received for unknown reason 3d on CPU 0.', 'hardware_mce'),
 ]
 
 # (log source, line): INFO/notice siblings from the same sources; no fault
@@ -684,6 +758,10 @@ BENIGN: list[tuple[str, str]] = [
     ('training', '[1]+  Fini                    python train.py'),
     # shell: bash (de)
     ('training', 'Das Training wurde abgebrochen, weil der Benutzer es so wollte.'),
+    # ata: drivers/ata/libata-eh.c
+    ('kernel', 'ata1: EH complete'),
+    # mce: arch/x86/kernel/cpu/mcheck/mce.c (3.x)
+    ('kernel', "[Hardware Error]: Run the above through 'mcelog --ascii'"),
 ]
 
 # How syslog, journald, RFC5424, dmesg -T / -x and /dev/kmsg put a kernel line on the page

@@ -189,3 +189,16 @@ def test_a_nic_the_driver_recovers_takes_no_node(classifier: Classifier, line: s
     found = classifier.classify(line, "kernel")
     assert found is not None and found.category == "net_link_down", line
     assert found.action == action, line
+
+
+def test_a_pending_page_retirement_takes_no_node(classifier: Classifier) -> None:
+    """DCGM: a pending retired page is retired at the next driver reload; the GPU can still
+    work (DCGM_FR_PENDING_PAGE_RETIREMENTS): action none, like pending row remaps."""
+    found = classifier.classify("dcgmi diag: A pending retired page has been detected in GPU 5.", "system")
+    assert found is not None and (found.category, found.action) == ("gpu_memory_ecc", "none")
+
+
+def test_a_shell_bus_error_is_no_cuda_error(classifier: Classifier) -> None:
+    found = classifier.classify("fish: Job 2, 'torchrun --nproc 8 pretrain.py' terminated by signal SIGBUS "
+                                "(Misaligned address error)", "training")
+    assert found is None or found.category != "cuda_illegal_memory_access"

@@ -202,3 +202,13 @@ def test_a_shell_bus_error_is_no_cuda_error(classifier: Classifier) -> None:
     found = classifier.classify("fish: Job 2, 'torchrun --nproc 8 pretrain.py' terminated by signal SIGBUS "
                                 "(Misaligned address error)", "training")
     assert found is None or found.category != "cuda_illegal_memory_access"
+
+
+@pytest.mark.parametrize("line", [
+    "  GPU 00000000:B7:00.0: In use by another client",
+    "Failed to get unit file state for nvidia-fabricmanager.service: Connection timed out",
+])
+def test_operator_and_systemd_notices_take_no_gpu(classifier: Classifier, line: str) -> None:
+    """nvidia-smi refusing an operator's reset because the GPU is busy with work, and systemd unable to read a unit's
+    state, report no GPU or fabric fault (both were filed with reset_gpu)."""
+    assert classifier.classify(line, "system") is None, line

@@ -1,6 +1,7 @@
 """Closing a window: score each metric across the job's warm nodes, judge, open or close episodes.
 
-Called by the detector when event time leaves a window (or on flush). Nothing is judged in a
+The detector gathers a window (:func:`gather_window`) when event time leaves it (or on flush)
+and judges it (:func:`judge_window`) then or, if it waits for the job's next step, later. Nothing is judged in a
 window in which the job was not training steadily (``JobState.steady``): its samples are
 dropped. For each metric group with enough nodes reporting, every node that already has its
 own level is scored on its change beyond its peers' change and judged
@@ -45,7 +46,7 @@ def _enough(state: JobState, settings: SlowSettings, nodes: int) -> bool:
     return nodes >= settings.min_nodes and nodes >= need
 
 
-def _gather(state: JobState, settings: SlowSettings, steady: bool) -> list[MetricWindow]:
+def gather_window(state: JobState, settings: SlowSettings, steady: bool) -> list[MetricWindow]:
     """Per-node values of every metric group ready for a test; consumed buffers are cleared.
 
     Samples of a window in which the job was not training steadily are consumed unjudged."""
@@ -178,20 +179,6 @@ def _settle_episode(track: NodeTrack, settings: SlowSettings) -> None:
     if episode.quiet >= settings.recovery_windows:
         track.episode = None
         track.forget_verdicts()
-
-
-def gather_window(state: JobState, settings: SlowSettings, steady: bool) -> list[MetricWindow]:
-    """Take the open window's samples out of ``state``'s buffers: the metric groups ready for
-    a test (none unless ``steady``: see module doc); what is too sparse carries over."""
-    return _gather(state, settings, steady)
-
-
-def close_window(
-    state: JobState, settings: SlowSettings, index: int, steady: bool
-) -> list[SlowNode]:
-    """Evaluate window ``index`` of ``state`` (only if ``steady``: see module doc); returns the
-    slow_node events it opens."""
-    return judge_window(state, settings, index, _gather(state, settings, steady))
 
 
 def judge_window(state: JobState, settings: SlowSettings, index: int, windows: list[MetricWindow],

@@ -44,8 +44,9 @@ class JobState:
     hung: bool = False
     hung_step: int = -1
     pending: list[tuple[int, list[MetricWindow]]] = field(default_factory=list)
-    """Windows closed steady, gathered, not judged yet: a window is judged once the job has
-    advanced past its end (``SlowNodeDetector``), so one a hang began in is never judged."""
+    """Windows gathered but not judged yet: one that closed with the job's next advance
+    overdue, and every later one, wait for an advance past their end (``SlowNodeDetector``),
+    so a window a hang began in is never judged."""
 
     def known_nodes(self) -> set[str]:
         """Nodes of the job: the placement's, or those seen reporting steps when none came."""

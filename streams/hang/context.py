@@ -163,22 +163,28 @@ def _record(state: JobState, now_us: int, settings: HangSettings) -> None:
     del kept[: max(0, len(kept) - settings.phase_history)]
 
 
-def budget_s(state: JobState, kind: str, settings: HangSettings, solo: bool = False, seen: bool = False) -> float:
+def budget_s(state: JobState, kind: str, settings: HangSettings, solo: bool = False, seen: bool = False,
+             silent: bool = False) -> float:
     """How long a quiet phase of ``kind`` may last before it stops explaining anything.
 
     ``solo`` (log/step progress is the only probe with data): an evaluation gets
     ``solo_eval_budget_s`` or ``phase_overrun_factor`` x the job's longest earlier
     evaluation, uncapped (see ``HangSettings.solo_eval_budget_s``). ``seen``: a save the
     stacks show (its ranks in I/O frames) may last up to ``phase_budget_max_s`` whatever the
-    job's history (``HangSettings.seen_save_budget_s``)."""
+    job's history (``HangSettings.seen_save_budget_s``). ``silent``: a node of the job has
+    fallen silent; a job with history gets at most ``silent_phase_factor`` x its longest
+    earlier phase (``HangSettings.silent_phase_factor``)."""
     earlier = state.history.get(kind, []) + state.history.get("quiet", [])
-    measured = settings.phase_overrun_factor * max(earlier, default=0.0)
+    longest = max(earlier, default=0.0)
     if solo and kind == "eval":
-        return max(settings.solo_eval_budget_s, measured)
+        return max(settings.solo_eval_budget_s, settings.phase_overrun_factor * longest)
     floor = settings.init_budget_s if kind == "init" else settings.checkpoint_budget_s
     if seen and kind == "checkpoint":
         floor = max(floor, settings.seen_save_budget_s)
-    return min(settings.phase_budget_max_s, max(floor, measured))
+    budget = min(settings.phase_budget_max_s, max(floor, settings.phase_overrun_factor * longest))
+    if silent and longest > 0:
+        return min(budget, settings.silent_phase_factor * longest)
+    return budget
 
 
 def _hang_shaped(view: StackView | None) -> bool:
@@ -215,19 +221,19 @@ def current_phase(state: JobState, now_us: int, view: StackView | None) -> Phase
 
 
 def overrun(state: JobState, phase: PhaseView | None, now_us: int, settings: HangSettings,
-            solo: bool = False) -> bool:
-    """Whether ``phase`` has lasted past its budget at event time ``now_us`` (``solo``: see
-    :func:`budget_s`)."""
+            solo: bool = False, silent: bool = False) -> bool:
+    """Whether ``phase`` has lasted past its budget at event time ``now_us`` (``solo``,
+    ``silent``: see :func:`budget_s`)."""
     if phase is None:
         return False
     seen = phase.source == "stacks"
-    return now_us - phase.since_us > seconds(budget_s(state, phase.kind, settings, solo, seen))
+    return now_us - phase.since_us > seconds(budget_s(state, phase.kind, settings, solo, seen, silent))
 
 
 def explained(state: JobState, phase: PhaseView | None, now_us: int, settings: HangSettings,
-              solo: bool = False) -> frozenset[str]:
+              solo: bool = False, silent: bool = False) -> frozenset[str]:
     """The probe names ``phase`` explains at event time ``now_us`` (empty if none or overrun)."""
-    if phase is None or overrun(state, phase, now_us, settings, solo):
+    if phase is None or overrun(state, phase, now_us, settings, solo, silent):
         return frozenset()
     return frozenset(settings.phase_explains)
 

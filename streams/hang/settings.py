@@ -247,6 +247,15 @@ class HangSettings(BaseModel):
     """From the job's own measured history: a phase may last this many times the longest
     earlier quiet period of the job (never more than ``phase_budget_max_s``)."""
 
+    silent_phase_factor: float = Field(default=1.5, ge=1)
+    """A phase during which one of the job's nodes fell silent (every source stopped while the
+    others report: ``silence.py``) may last only this many times the job's longest earlier
+    phase or quiet period, floor included (with no history, the usual budget): a save or an
+    initialisation explains ranks that wait, not a node agent that stopped reporting, and a
+    node that dies mid-save leaves the job stuck at the barrier that follows. 1.5 leaves the
+    run-to-run spread of one job's saves (same model, same storage: tens of per cent); the
+    shorter budget takes two anomalies at once (a silent node and a save past its history)."""
+
     phase_explains: tuple[str, ...] = (
         "log_silent", "metrics_idle", "stacks_frozen", "collective_stalled",
     )

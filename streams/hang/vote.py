@@ -102,12 +102,12 @@ def evaluate(state: JobState, now_us: int, s: HangSettings, emit_us: int | None 
         phase = PhaseView("checkpoint", quiet_us, "history")
     probes = run_probes(state, now_us, s, False, excluded, view)
     solo = solo_progress(probes)
-    if overrun(state, phase, now_us, s, solo):  # relaxed changes values, never which probes have data
+    if overrun(state, phase, now_us, s, solo, bool(silent)):  # relaxed changes values, never which probes have data
         probes = run_probes(state, now_us, s, True, excluded, view)
     working = gpus_computing(state, now_us, s, excluded)
     if working:
         state.run.last_work_us = now_us
-    signals = signals_of(probes, frozenset(probes) if working else explained(state, phase, now_us, s, solo))
+    signals = signals_of(probes, frozenset(probes) if working else explained(state, phase, now_us, s, solo, bool(silent)))
     available = sum(1 for p in probes.values() if p.value is not None)
     votes = sum(1 for n in probes if getattr(signals, n) is True)
     vote = _vote(state, now_us, s, signals, votes, votes >= 1 and votes >= quorum(available, s))

@@ -312,6 +312,10 @@ def detect_emitted(events: Sequence[Event], settings: HangSettings, until: datet
     a job that has gone completely silent is evaluated; such an evaluation is emitted when the
     clock gets there (a job alone in the stream: its clock stands still once it falls silent and
     moves on at wall pace, so the clock is the wall time) or with the next release, if earlier.
+    The clock never runs ahead of the wall time, and the detector is ticked only once the job
+    has sent nothing for ``quiet_tick_s`` (``JobPipeline.tick``): the worker's stage clock is
+    the newest event time it processed, so an event of a node whose clock runs ahead is folded
+    in, and the job counted as active, before the clock reaches that event's time.
     """
     detector = HangDetector(settings)
     state: JobState = detector.initial()
@@ -327,18 +331,26 @@ def detect_emitted(events: Sequence[Event], settings: HangSettings, until: datet
         out.extend((e, wall) for e in emitted if isinstance(e, HangVerdict))
 
     lateness = timedelta(seconds=DetectionSettings().lateness_s)
+    quiet = timedelta(seconds=settings.quiet_tick_s)
     last_wall, newest = timed[-1][1], max(e.event_time for e, _ in timed)
+    seen: datetime | None = None  # the newest event time processed (the job pipeline's ``max_seen``)
+
+    def tick_at(now: datetime, wall: datetime) -> None:
+        nonlocal state
+        if seen is None or now - lateness - seen >= quiet:  # JobPipeline.tick: only a job gone quiet
+            state, emitted = detector.tick(state, now - lateness)
+            keep(emitted, wall)
+
     for event, wall in timed:
-        while clock + tick < event.event_time:
+        while clock + tick < min(event.event_time, wall):  # idle until it arrives: the clock at wall pace
             clock += tick
-            state, emitted = detector.tick(state, clock - lateness)
-            keep(emitted, min(wall, clock))
+            tick_at(clock, min(wall, clock))
         state, emitted = detector.step(state, event)
         keep(emitted, wall)
+        seen = event.event_time if seen is None else max(seen, event.event_time)
     while clock < end:
         clock = min(end, clock + tick)
-        state, emitted = detector.tick(state, clock - lateness)
-        keep(emitted, last_wall + max(timedelta(0), clock - newest))  # the clock at wall pace past the input
+        tick_at(clock, last_wall + max(timedelta(0), clock - newest))  # the clock at wall pace past the input
     return out
 
 

@@ -248,3 +248,32 @@ def test_a_save_seen_in_slow_stack_samples_is_no_hang() -> None:
                          stack_interval_s=10.0, checkpoint_every_s=600.0, checkpoint_duration_s=25.0,
                          variation=variation)
     assert _emitted(config, [sc.LongCheckpoint(job=0, at_s=1000, duration_s=98)]) == []
+
+
+def test_a_node_that_dies_during_a_save_is_reported_from_the_jobs_save_history() -> None:
+    # issue 14 (hang_eval seed 20 #30): a node died right after a hookless, log-announced save
+    # began; the save explained the waiting ranks for checkpoint_budget_s (300 s) although the
+    # job's saves had taken 50 s: the verdict came 260 s after the node died
+    config = FleetConfig(nodes=4, gpus_per_node=8, jobs=1, duration_s=1500, seed=11, cluster="dead",
+                         checkpoint_every_s=300, checkpoint_duration_s=50,
+                         variation=Variation(stacks=False, hooks=False))
+    # rank 0's node (the one that logs) dies 11 s into the save that began at ~924 s: its
+    # "successfully saved" line never comes
+    ((verdict, emitted_s),) = _emitted(config, [sc.Hang(job=0, at_s=935, dead_node=0)])
+    assert verdict.source_nodes == ("node-0001",)
+    assert emitted_s <= 924 + HangSettings().silent_phase_factor * 50 + 15  # was 924 + 300 + 10
+    # the same saves with every node alive are no hang
+    assert not _emitted(config, [])
+
+
+def test_a_node_far_ahead_resuming_after_an_evaluation_does_not_make_the_job_look_silent() -> None:
+    # issue 14 (hang_eval seed 20 #44): in a logs-and-steps job, a node 88 s ahead resumed its
+    # step reports after an announced evaluation; the harness moved the stage clock to that
+    # report's time before the worker would have (its stage clock is the newest event time it
+    # processed) and ticked a job that was still sending: it looked silent for a minute
+    config = FleetConfig(nodes=4, gpus_per_node=8, jobs=1, duration_s=1800, seed=458325, cluster="eval",
+                         checkpoint_every_s=600, checkpoint_duration_s=41.9,
+                         variation=Variation(node_metrics=False, stacks=False, flight_recorder=False,
+                                             skew_node=1, skew_s=88.06))
+    scenarios = [sc.Heterogeneity(job=0, spread=0.076), sc.LongEval(job=0, at_s=409.2, duration_s=312.2)]
+    assert not _emitted(config, scenarios)

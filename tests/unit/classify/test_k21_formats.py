@@ -41,6 +41,13 @@ BENIGN: list[tuple[str, str]] = [
     ("system", "nvidia-cuda-validator-x8k2m   0/1     Completed   0          2m"),
     ("training", "cuda-validation Copy output data from the CUDA device to the host memory"),
     ("nccl", "gpu-r7:4410:4410 [2] NCCL INFO Call to connect returned Software caused connection abort, retrying"),
+    # step B
+    ("system", "2024-03-05 06:07:09.002 ERROR [41:41] Failed to start host engine server"),
+    ("system", "2024-03-05 06:07:09.003 INFO [41:41] Host engine successfully terminated."),
+    ("system", "SUCCESS:  nhc:  Health check passed:  check_nv_gpu_count:  8 GPUs found"),
+    ("system", "[2025-02-03T04:05:06.789] _job_complete: JobId=77120 WTERMSIG 15"),
+    ("system", "[2025-02-03T04:05:06.789] _job_complete: JobId=77120 WEXITSTATUS 0"),
+    ("system", "[2025-02-03T04:05:06.790] _job_complete: JobId=77120 done"),
 ]
 
 # ---- Part 2: the formats (source, line, category, rule id or None)
@@ -115,6 +122,26 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
     # schedulers
     ("system", "job 40211.mgmt01 preempted (node failure)", "process_killed", "slurm.node_failure"),
     ("system", "job 88123.head01 requeued due to node failure on gpu-q7", "process_killed", "slurm.node_failure"),
+    # step B: DCGM host engine, NHC GPU checks, slurmctld job completion
+    ("system", "2024-03-05 06:07:08.901 ERROR [41:41] Cannot initialize the hostengine: Error: Failed to initialize "
+               "NVML [/workspaces/dcgm-rel_dcgm_3_3-postmerge/dcgmlib/src/DcgmHostEngineHandler.cpp:3702] "
+               "[DcgmHostEngineHandler::Init]", "gpu_container_init", "gpu.dcgm_nvml.k21"),
+    ("system", "time=\"2024-03-05T06:07:08Z\" level=fatal msg=\"Failed to watch metrics: DCGM_ST_NVML_NOT_LOADED\"",
+     "gpu_container_init", "gpu.dcgm_nvml.k21"),
+    ("system", "ERROR:  nhc:  Health check failed:  Check check_nv_gpu_count 4 returned 1", "gpu_unavailable",
+     "gpu.nhc_gpu_count.k21"),
+    ("system", "gpu-h11 | ERROR: nhc: Health check failed: check_gpu_count: Expected 8 GPUs, found 6",
+     "gpu_unavailable", "gpu.nhc_gpu_count.k21"),
+    ("system", "ERROR:  nhc:  Health check failed:  check_nv_healthmon:  nvidia-healthmon returned 2",
+     "gpu_device_unhealthy", "gpu.nhc_healthmon.k21"),
+    ("system", "[2025-02-03T04:05:06.789] _job_complete: JobId=77121 WTERMSIG 9", "process_killed",
+     "slurm.job_complete_signal.k21"),
+    ("system", "[2025-02-03T04:05:06.789] _job_complete: JobId=77122_3(77125) WTERMSIG 11", "segfault",
+     "slurm.job_complete_segv.k21"),
+    ("system", "[2025-02-03T04:05:06.789] _job_complete: JobId=77123 WTERMSIG 6", "process_crash",
+     "slurm.job_complete_crash.k21"),
+    ("system", "[2025-02-03T04:05:06.789] _job_complete: JobId=77124 WEXITSTATUS 2", "process_exit_nonzero",
+     "slurm.job_complete_exit.k21"),
 ]
 
 

@@ -48,6 +48,12 @@ BENIGN: list[tuple[str, str]] = [
     ("system", "[2025-02-03T04:05:06.789] _job_complete: JobId=77120 WTERMSIG 15"),
     ("system", "[2025-02-03T04:05:06.789] _job_complete: JobId=77120 WEXITSTATUS 0"),
     ("system", "[2025-02-03T04:05:06.790] _job_complete: JobId=77120 done"),
+    # step C
+    ("system", "time=\"2025-03-04T05:06:07Z\" level=warning msg=\"failed to validate the driver, retrying after 5 "
+               "seconds\""),
+    ("system", "time=\"2025-03-04T05:06:07Z\" level=info msg=\"Attempting to validate a driver container "
+               "installation\""),
+    ("training", "    except ray.exceptions.NodeDiedError:"),
 ]
 
 # ---- Part 2: the formats (source, line, category, rule id or None)
@@ -142,6 +148,22 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
      "slurm.job_complete_crash.k21"),
     ("system", "[2025-02-03T04:05:06.789] _job_complete: JobId=77124 WEXITSTATUS 2", "process_exit_nonzero",
      "slurm.job_complete_exit.k21"),
+    # step C: GPU Operator validator components, Ray node deaths
+    ("system", "time=\"2025-03-04T05:06:07Z\" level=error msg=\"driver is not ready: error validating driver: "
+               "failed to locate nvidia-smi: file not found\"", "gpu_driver_init", "gpu.operator_validator_driver.k21"),
+    ("system", "time=\"2025-03-04T05:06:07Z\" level=fatal msg=\"error validating driver installation: error "
+               "checking driver container status: exit status 1\"", "gpu_driver_init",
+     "gpu.operator_validator_driver.k21"),
+    ("system", "time=\"2025-03-04T05:06:07Z\" level=fatal msg=\"error validating toolkit installation: exit status "
+               "127\"", "gpu_container_init", "gpu.operator_validator_toolkit.k21"),
+    ("system", "time=\"2025-03-04T05:06:07Z\" level=fatal msg=\"error validating cuda workload: failed to create "
+               "cuda workload validation pod\"", "cuda_driver_init", "gpu.operator_validator_cuda.k21"),
+    ("system", "time=\"2025-03-04T05:06:07Z\" level=fatal msg=\"error validating MOFED driver installation: exit "
+               "status 1\"", "ib_hca_fault", "ib.operator_validator_mofed.k21"),
+    ("training", "ray.exceptions.NodeDiedError: Task failed due to the node (where this task was running) dying.",
+     "process_killed", "process.ray_worker_died"),
+    ("training", "(TrainTrainable pid=4411) ray.exceptions.LocalRayletDiedError: The task's local raylet died. Check "
+                 "raylet.out for more information.", "process_killed", "process.ray_worker_died"),
 ]
 
 

@@ -54,6 +54,10 @@ BENIGN: list[tuple[str, str]] = [
     ("system", "time=\"2025-03-04T05:06:07Z\" level=info msg=\"Attempting to validate a driver container "
                "installation\""),
     ("training", "    except ray.exceptions.NodeDiedError:"),
+    ("system", "I0102 03:04:05.000000       1 driver.go:231] Preparing devices for claim default/infer-1-gpu-q9w8e"),
+    ("system", "Warning  FailedPrepareDynamicResources  30s  kubelet  Failed to prepare dynamic resources: prepare "
+               "dynamic resources: NodePrepareResources failed for ResourceClaim web-0-cpus-7d2k1: error preparing "
+               "devices for claim default/web-0-cpus-7d2k1:9e8d: cpuset not available"),
 ]
 
 # ---- Part 2: the formats (source, line, category, rule id or None)
@@ -80,6 +84,9 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
      "gpu_driver_init", "gpu.driver_container.k21"),
     ("system", "ERROR: The Nouveau kernel driver is currently in use by your system.  This driver is incompatible "
                "with the NVIDIA driver", "gpu_driver_init", "gpu.driver_container.k21"),
+    ("system", "ERROR: The kernel module failed to load. Secure boot is enabled on this system, so this is likely "
+               "because it was not signed by a key that is trusted by the kernel.", "gpu_driver_init",
+     "gpu.driver_container.k21"),
     # cos-gpu-installer / GKE
     ("system", "E0412 07:08:09.000002    1733 install.go:129] failed to verify GPU driver installation: failed to "
                "verify GPU driver installation: exit status 9", "gpu_driver_init", "gpu.driver_container.k21"),
@@ -92,6 +99,19 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
     ("system", "Back-off 1m20s restarting failed container=nvidia-driver-installer "
                "pod=nvidia-driver-installer-4kq7d_kube-system(9c1d2e3f-0a1b-11ee-8c2d-42010a800042): "
                "CrashLoopBackOff", "gpu_driver_init", "gpu.operator_pod.k16"),
+    ("system", "E0102 03:04:05.000000    2211 pod_workers.go:1301] \"Error syncing pod, skipping\" err=\"failed to "
+               "\\\"CreatePodSandbox\\\" for \\\"cuda-job-0_default(5c1d)\\\" with CreatePodSandboxError: failed to get "
+               "sandbox runtime: no runtime for \\\"nvidia\\\" is configured\"", "gpu_container_init",
+     "accel.container_runtime.k20"),
+    ("system", "docker: Error response from daemon: unknown or invalid runtime name: nvidia.", "gpu_container_init",
+     "accel.container_runtime.k20"),
+    ("system", "  Warning  FailedPrepareDynamicResources  4m1s  kubelet  Failed to prepare dynamic resources: prepare "
+               "dynamic resources: NodePrepareResources failed for ResourceClaim job-7-gpu-m2n3b: error preparing "
+               "devices for claim default/job-7-gpu-m2n3b:4a5b6c7d: unable to create CDI spec file for claim: failed "
+               "to construct MIG device DeviceNode edits", "gpu_container_init", "gpu.dra_prepare.k21"),
+    ("system", "E0102 03:04:05.000000    2211 driver.go:190] error preparing devices for claim "
+               "default/mnnvl-0-compute-domain-channel-7x6c5:ab12: ComputeDomain daemon on this node is not ready",
+     "gpu_container_init", "gpu.dra_prepare.k21"),
     # CUDA vectorAdd sample (GPU Operator cuda-validator)
     ("system", "nvidia-cuda-validator-p9z2w cuda-validation Failed to allocate device vector A (error code "
                "initialization error)!", "cuda_driver_init", "cuda.validator_alloc.k21"),

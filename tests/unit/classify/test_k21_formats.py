@@ -4,7 +4,7 @@ Part 1 checks benign siblings next to the new patterns (progress lines of the GP
 nvidia-installer and of Google's cos-gpu-installer, an openibd module that loaded, an NVLink routine that only
 reports a capability). Part 2 checks the formats: the GPU Operator driver container script (nvidia-driver),
 nvidia-installer ui_error lines, cos-gpu-installer / GKE driver installer, kubelet's crash-loop back-off of the driver
-DaemonSet, the CUDA vectorAdd sample of the Operator's cuda-validator, open-gpu-kernel-modules knvlink* routines,
+DaemonSet, the CUDA vectorAdd sample of the Operator's cuda-validator, dcgmi diag result rows, open-gpu-kernel-modules knvlink* routines,
 MLNX_OFED openibd, NCCL 1.x device-buffer allocation, NCCL socket connects and c10d TCPStore receives, and a
 scheduler's node-failure preemption. Every line follows the documented or source-code format of its emitter (cited
 in the rule's note), with made-up hosts, ids and numbers. None is a copy of a line of the real corpus (checked below
@@ -55,6 +55,9 @@ BENIGN: list[tuple[str, str]] = [
                "installation\""),
     ("training", "    except ray.exceptions.NodeDiedError:"),
     ("system", "I0102 03:04:05.000000       1 driver.go:231] Preparing devices for claim default/infer-1-gpu-q9w8e"),
+    ("system", "| SM Stress                 | Pass - All                                     |"),
+    ("system", "| Memtest                   | Skip - All                                     |"),
+    ("system", "| Environment Variables     | Fail                                           |"),
     ("system", "Warning  FailedPrepareDynamicResources  30s  kubelet  Failed to prepare dynamic resources: prepare "
                "dynamic resources: NodePrepareResources failed for ResourceClaim web-0-cpus-7d2k1: error preparing "
                "devices for claim default/web-0-cpus-7d2k1:9e8d: cpuset not available"),
@@ -112,6 +115,10 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
     ("system", "E0102 03:04:05.000000    2211 driver.go:190] error preparing devices for claim "
                "default/mnnvl-0-compute-domain-channel-7x6c5:ab12: ComputeDomain daemon on this node is not ready",
      "gpu_container_init", "gpu.dra_prepare.k21"),
+    ("system", "| Memory Bandwidth          | Fail - GPU: 2, 6                               |", "gpu_device_unhealthy",
+     "gpu.dcgm_diag_table.k21"),
+    ("system", "| PCIe                      | Fail - All                                     |", "gpu_device_unhealthy",
+     "gpu.dcgm_diag_table.k21"),
     # CUDA vectorAdd sample (GPU Operator cuda-validator)
     ("system", "nvidia-cuda-validator-p9z2w cuda-validation Failed to allocate device vector A (error code "
                "initialization error)!", "cuda_driver_init", "cuda.validator_alloc.k21"),

@@ -119,6 +119,11 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
      "gpu.dcgm_diag_table.k21"),
     ("system", "| PCIe                      | Fail - All                                     |", "gpu_device_unhealthy",
      "gpu.dcgm_diag_table.k21"),
+    # cgroup OOM seen by kubelet and containerd
+    ("system", "  Warning  SystemOOM  91s  kubelet  System OOM encountered, victim process: pt_main_thread, pid: 88213",
+     "oom_killer", "process.oom_killer"),
+    ("system", "Jan 02 03:04:05 gpu-k7 containerd[1201]: time=\"2025-01-02T03:04:05.123456789Z\" level=info "
+               "msg=\"TaskOOM event container_id:\\\"9a8b7c6d5e4f\\\"\"", "oom_killer", "process.oom_killer"),
     # CUDA vectorAdd sample (GPU Operator cuda-validator)
     ("system", "nvidia-cuda-validator-p9z2w cuda-validation Failed to allocate device vector A (error code "
                "initialization error)!", "cuda_driver_init", "cuda.validator_alloc.k21"),

@@ -2,9 +2,11 @@
 
 Part 1 checks benign siblings next to the new patterns (cuFile progress and compat-mode notices, systemd-oomd's
 candidate dump and pressure debug line, an RDMA tool's usage text, torch elastic's "no error file defined for parent"
-warning). Part 2 checks the formats: NVIDIA GPUDirect Storage cufile.log lines and CUfileOpError status strings,
+warning; half B: UCX and NCCL INFO lines, TensorFlow's diagnostic context, a passing dcgmi diag row). Part 2 checks the formats: NVIDIA GPUDirect Storage cufile.log lines and CUfileOpError status strings,
 systemd-oomd kills and the unit log PID 1 leaves, the rdma-core example programs' and perftest's verbs-setup failures,
-PyTorch ProcessGroupNCCL's watchdog ending on a CUDA error that names no cause, and torch elastic's @record wrapper.
+PyTorch ProcessGroupNCCL's watchdog ending on a CUDA error that names no cause, torch elastic's @record wrapper; half B:
+kmod modprobe for the GPUDirect RDMA peer-memory modules, dcgmi diag's wrapped row-remap message, UCX's CUDA transports
+and socket layer, NCCL's IB resiliency, TensorFlow's cuda_diagnostics.cc, Tenstorrent's PciOpenError.
 Every line follows the documented or source-code format of its emitter (cited in the rule's note), with made-up
 hosts, ids and numbers. None is a copy of a line of the real corpus (checked below without printing any corpus line).
 """
@@ -38,6 +40,18 @@ BENIGN: list[tuple[str, str]] = [
                  "error.json)"),
     ("training", "I0304 05:06:07.890000 4242 torch/distributed/elastic/agent/server/api.py:680] [default] worker group "
                  "successfully finished. Waiting 300 seconds for other agents to finish."),
+
+    # half B: UCX, NCCL IB resiliency, TensorFlow diagnostics, dcgmi diag
+    ("nccl", "[1699001122.445566] [trn-7:3301:0]     ucp_context.c:1014 UCX  WARN  transport 'tcp' is not available, "
+             "please use one or more of: self, shm, sm"),
+    ("nccl", "gpu-b12:22011:22190 [3] NCCL INFO NET/IB: ncclIbResiliencyCheckErrorNotFatal: The error is not fatal. "
+             "Trying to continue..."),
+    ("training", "2022-08-09 10:11:12.131415: I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:176] hostname: gpu-17"),
+    ("training", "2022-08-09 10:11:12.131415: I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:200] libcuda reported "
+                 "version is: 535.104.5"),
+    ("training", "2022-08-09 10:11:12.131415: I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:204] kernel reported "
+                 "version is: 535.104.5"),
+    ("system", "| Memory                    | Pass - GPUs: 0, 1, 2, 3                        |"),
 ]
 
 # ---- Part 2: the components' own formats
@@ -92,6 +106,44 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
     ("training", "I0304 05:06:07.890000 4242 torch/distributed/elastic/multiprocessing/errors/__init__.py:357] "
                  "local_rank 1 FAILED with no error file. Decorate your entrypoint fn with @record for traceback info. "
                  "See: https://pytorch.org/docs/stable/elastic/errors.html", "torch_elastic", "process.torch_elastic"),
+    # half B: kmod modprobe for the GPUDirect RDMA peer-memory modules
+    ("system", "modprobe: ERROR: could not insert 'gdrdrv': Exec format error", "gpu_driver_init", "gpu.driver_init"),
+    ("system", "modprobe: FATAL: Module nv_peer_mem not found in directory /lib/modules/6.5.0-35-generic",
+     "gpu_driver_init", None),
+    # dcgmi diag result table (DCGM_FR_PENDING_ROW_REMAP, wrapped)
+    ("system", "| Error                     | GPU 6 has uncorrectable memory errors and row  |", "gpu_memory_ecc",
+     "gpu.ecc_text"),
+    # UCX CUDA transports and socket layer
+    ("nccl", "[1702001122.334455] [gpu-n4:7712:0]    cuda_ipc_md.c:62   UCX  ERROR cuIpcGetMemHandle(&key->ph, "
+             "(CUdeviceptr)addr) is failed. ret:invalid argument", "nccl_cuda_error", "comm.ucx_cuda.k22"),
+    ("nccl", "[1702001122.334455] [gpu-n4:7712:1]   cuda_copy_md.c:360  UCX  ERROR cuMemGetAddressRange(&base, &size, "
+             "(CUdeviceptr)address) failed: named symbol not found", "nccl_cuda_error", "comm.ucx_cuda.k22"),
+    ("nccl", "[1699001122.445566] [trn-7:3301:0]            sock.c:452  UCX  ERROR   connect(fd=57, "
+             "dest_addr=10.2.0.14:41533) failed: Connection refused", "nccl_remote_peer", "comm.ucx_socket_peer.k22"),
+    ("nccl", "[1699001122.445566] [trn-7:3301:0]    ucp_worker.c:1781 UCX  ERROR   Error Connection reset by remote peer "
+             "was not handled for ep 0x7f11c8046040", "nccl_remote_peer", "comm.ucx_socket_peer.k22"),
+    # NCCL IB resiliency (p2p_resiliency.cc)
+    ("nccl", "gpu-b12:22011:22190 [3] transport/net_ib/p2p_resiliency.cc:318 NCCL WARN NET/IB: "
+             "ncclIbResiliencyHandleDeviceFailure: Device 1 marked as failed. (send comm=0x7f5a10001230)",
+     "ib_link", "nccl.ib_resiliency.k22"),
+    ("nccl", "gpu-b12:22011:22190 [3] transport/net_ib/p2p_resiliency.cc:54 NCCL WARN NET/IB: "
+             "ncclIbResiliencyCheckErrorNotFatal: The error is fatal (No functional devices left). Cannot continue.",
+     "ib_link", "nccl.ib_resiliency.k22"),
+    # TensorFlow / XLA stream_executor cuda_diagnostics.cc
+    ("training", "2022-08-09 10:11:12.131415: I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:163] no NVIDIA GPU "
+                 "device is present: /dev/nvidia0 does not exist", "cuda_driver_init", "cuda.tf_diagnostics.k22"),
+    ("training", "2022-08-09 10:11:12.131415: I external/local_xla/xla/stream_executor/cuda/cuda_diagnostics.cc:137] "
+                 "kernel driver does not appear to be running on this host (gpu-17): /proc/driver/nvidia/version does "
+                 "not exist", "cuda_driver_init", "cuda.tf_diagnostics.k22"),
+    ("training", "2022-08-09 10:11:12.131415: E tensorflow/stream_executor/cuda/cuda_diagnostics.cc:313] kernel version "
+                 "535.104.5 does not match DSO version 550.54.15 -- cannot find working devices in this configuration",
+     "gpu_driver_init", "gpu.tf_dso_mismatch.k22"),
+    # Tenstorrent luwen / ttkmd-if PciOpenError
+    ("training", "called `Result::unwrap()` on an `Err` value: DeviceOpenFailed { id: 1, source: Os { code: 13, kind: "
+                 "PermissionDenied, message: \"Permission denied\" } }", "cuda_device_unavailable",
+     "accel.tenstorrent_open.k22"),
+    ("training", "Error: Failed to open device /dev/tenstorrent/3: No such file or directory (os error 2)",
+     "cuda_device_unavailable", "accel.tenstorrent_open.k22"),
 ]
 
 

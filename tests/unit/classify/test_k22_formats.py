@@ -144,6 +144,10 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
      "accel.tenstorrent_open.k22"),
     ("training", "Error: Failed to open device /dev/tenstorrent/3: No such file or directory (os error 2)",
      "cuda_device_unavailable", "accel.tenstorrent_open.k22"),
+    ("training", "Error: ioctl query_mappings failed for device 0 with: EINVAL: Invalid argument", "gpu_driver_error",
+     "accel.tenstorrent_kmd.k22"),
+    ("training", "called `Result::unwrap()` on an `Err` value: BarMappingError { name: \"bar4_wc\", id: 1 }",
+     "gpu_driver_error", "accel.tenstorrent_kmd.k22"),
 ]
 
 

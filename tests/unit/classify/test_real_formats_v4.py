@@ -21,7 +21,7 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
     ("nccl", "[1731001122.004410] [a100-n07:55120:0]          ib_md.c:293  UCX  ERROR ibv_reg_mr(address=0x7f10, "
      "length=4096, access=0xf) failed: Bad address", "nccl_error", None),
     # Open MPI help-errmgr-base.txt / prte: lost daemon
-    ("training", "PRTE has lost communication with a remote daemon.", "nccl_error", None),
+    ("training", "PRTE has lost communication with a remote daemon.", "nccl_remote_peer", None),
     # Open MPI help-mpi-btl-openib.txt
     ("training", "The InfiniBand retry count between two MPI processes has been", "nccl_error", None),
     # Open MPI btl_openib_component.c handle_wc

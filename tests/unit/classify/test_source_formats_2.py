@@ -686,9 +686,9 @@ FORMATS: list[tuple[str, str, str]] = [
     # MPICH error stack
     ("training", "MPIR_Wait_impl(41)..................: Communication error with rank 5", "nccl_error"),
     # Open MPI help-errmgr-base.txt
-    ("training", "gpu-n01: ORTE has lost communication with a remote daemon.", "nccl_error"),
+    ("training", "gpu-n01: ORTE has lost communication with a remote daemon.", "nccl_remote_peer"),
     # PRRTE
-    ("training", "PRTE has lost communication with a remote daemon.", "nccl_error"),
+    ("training", "PRTE has lost communication with a remote daemon.", "nccl_remote_peer"),
     # ---- slurm
     # slurm src/srun/step_launch.c
     ("system", "srun: error: gpu-n14: task 3: Killed", "process_killed"),

@@ -118,7 +118,10 @@ def _judge(
             track.record(mw.metric, start, verdict.suspect, settings.span)
             track.scores[mw.metric] = verdict.score
         if (verdict is None or not verdict.suspect) and track.episode is None:
-            track.learn(mw.metric, now[node], value, settings.baseline_windows)
+            position, level = now[node], value
+            if rule.never_normal:  # bad is "high" for every such rule
+                position, level = min(position, rule.neutral), min(level, rule.neutral)
+            track.learn(mw.metric, position, level, settings.baseline_windows)
     return observations
 
 

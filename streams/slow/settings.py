@@ -77,6 +77,12 @@ class MetricRule(BaseModel):
     z_min: float = Field(default=3.5, ge=0)
     sigma_floor: float = Field(gt=0)
     standalone: bool = True
+    never_normal: bool = False
+    """A bad value is never a node's normal: its baseline learns at most the neutral position
+    and level (``throttle``: a GPU slowed down by a hardware or thermal fault throttles no
+    matter how long it has done so, unlike a node that is slower for good because of its
+    pipeline stage or GPU model). A node already throttling when its baseline is learnt
+    (from the start, or soon after a restart) is then judged against its peers."""
     max_group_spread: float | None = Field(default=None, gt=0)
     """Skip a window whose peers' changes are not consistent: robust spread of the changes
     (scaled MAD; a fraction for ratios) above this. Asynchronous samplers straddling a phase
@@ -105,7 +111,7 @@ def _temp_rule() -> MetricRule:
 def _throttle_rule() -> MetricRule:
     # Fraction of samples with a slowdown bit set on any GPU of the node: a node newly
     # throttled for at least half the window while its peers are not.
-    return MetricRule(kind="diff", bad="high", jump=0.5, sigma_floor=0.05)
+    return MetricRule(kind="diff", bad="high", jump=0.5, sigma_floor=0.05, never_normal=True)
 
 
 def _busy_rule() -> MetricRule:

@@ -235,6 +235,17 @@ def test_thermal_throttling_is_flagged_from_gpu_samples_alone() -> None:
     assert latency_s(out[0], 300) <= 120
 
 
+def test_a_node_throttling_from_the_start_is_flagged_a_warmer_one_is_not() -> None:
+    # issue 14 (slow_fleet_eval seed 16): a 1.7x thermal straggler that began throttling soon
+    # after a restart, before its baseline was learnt, taught it that throttling was its normal.
+    # A hardware or thermal slowdown is never a node's normal; running warmer (rack position)
+    # or held at its power cap (SwPowerCap, not a slowdown bit) is
+    out = _gpu_run(4, 0, 88.0, 0x40)
+    assert [o.node_id for o in out] == [node_name(4)] and out[0].metric == "throttle"
+    assert _gpu_run(4, 0, 80.0, 0) == []
+    assert _gpu_run(4, 0, 80.0, 0x4) == []
+
+
 def test_power_alone_does_not_open_an_episode() -> None:
     out = _gpu_run(4, 300, 66.0, 0)
     assert out == []

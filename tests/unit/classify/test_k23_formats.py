@@ -6,7 +6,10 @@ without, rdma-core symbol probes, DCGM's own logger levels, plugin discovery and
 crash-dump request, UCX DEBUG capability probes) next to the fault lines of the same components they must not
 swallow. Every line follows the documented or source-code format of its emitter (cited in the guard's or rule's
 note), with made-up hosts, ids and numbers. None is a copy of a line of the real corpus (checked below without
-printing any corpus line).
+printing any corpus line). Half A adds the formats of UCX's mlx5 completion errors and unhandled endpoint errors,
+libfabric psm3 and EFA memory registration, NCCL's NET device-count mismatch, DeepEP, NVIDIA SHARP, NIXL status
+codes, Open MPI's OFI MTL abort, dcgmi policy violations, NCCL/RCCL Cuda/HIP failure forms, compute-sanitizer,
+UCX's signal handler and torch.multiprocessing's teardown.
 """
 
 from __future__ import annotations
@@ -52,6 +55,18 @@ BENIGN: list[tuple[str, str]] = [
              "mode=KSM) failed, syndrome 0x3e5f2a: Remote I/O error"),
     ("nccl", "[1716900000.100300] [gpu7:4410:0]          uct_md.c:101  UCX  DEBUG failed to query rc_verbs resources: No "
              "such device"),
+
+    # half A: siblings of the new vocabulary that report nothing
+    ("nccl", "[gpu5:7101:0:7101] ib_mlx5_log.c:177  RC QP 0x1a9 wqe[7]: SEND s-- [inl len 10] [va 0x7f1c3c800000 len 1 "
+             "lkey 0xb5d2] [rqpn 0x1a9 dlid=12 sl=0 port=1 src_path_bits=0]"),
+    ("nccl", "gpu-q2:4410:4410 [0] NCCL INFO Detected mixed local Net device counts across ranks (min 2, max 4). "
+             "Ignoring due to NCCL_IGNORE_NET_MISMATCH."),
+    ("training", "[TRT-LLM] [I] DeepEP not available: CUDA driver too old"),
+    ("nccl", "[gpu12:0:4410 - context.c:580][2025-06-01 10:11:11] INFO job (ID: 4242) resource request quota: "
+             "( osts:0 user_data_per_ost:0 max_groups:0 max_qps:1 max_group_channels:1, num_trees:1)"),
+    ("training", "DEBUG nixl_agent: transfer 17 finished with NIXL_SUCCESS"),
+    ("system", "dcgmi policy -g 3 --reg: Listening for violations"),
+    ("training", "I0225 17:27:30.774000 75225 site-packages/torch/multiprocessing/spawn.py:160] Starting 8 processes"),
 ]
 
 # ... and the fault lines of the same components that must stay faults
@@ -81,6 +96,55 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
     ("kernel", "[  812.100000] blk_update_request: I/O error, dev sdb, sector 2048 op 0x0:(READ) flags 0x0 phys_seg 1 "
                "prio class 0", "storage_local_disk", None),
     ("training", "OSError: [Errno 5] Input/output error: '/ckpt/step_100.pt'", "storage_io", None),
+    ("training", "OSError: [Errno 121] Remote I/O error: '/mnt/fsx/ckpt/step_9'", "storage_io", None),
+
+    # half A: the components' own formats
+    ("nccl", "[gpu5:7101:0:7101] ib_mlx5_log.c:177  Local protection on mlx5_2:1/IB (synd 0x4 vend 0x51 hw_synd 0/2)",
+     "nccl_error", "comm.ucx_ib_completion.k23"),
+    ("nccl", "[gpu5:7101:0:7101] ib_mlx5_log.c:177  Remote side aborted on mlx5_4:1/RoCE (synd 0x22 vend 0x0 hw_synd "
+             "0/0)", "nccl_error", "comm.ucx_ib_completion.k23"),
+    ("nccl", "[1509100000.100000] [clx-7:1869 :0]    ib_mlx5_log.c:109  FATAL: Error on QP 0x16d83 wqe[134]: Local "
+             "QP operation (synd 0x2 vend 0x68) opcode SEND", "nccl_error", None),
+    ("nccl", "[1701200000.100000] [gpu5:7101:0]          ucp_ep.c:1512 UCX  DIAG  ep 0x7f00aa0b5108: error "
+             "'Endpoint timeout' on rc_mlx5/mlx5_2:1 will not be handled since no error callback is installed",
+     "nccl_error", "comm.ucx_ib_completion.k23"),
+    ("training", "trn-a:rank3.all_reduce_perf:  Mismatched protocol: remote EP (10.1.2.3): UD (1) Local EP: RC (2)",
+     "nccl_error", "comm.ucx_ib_completion.k23"),
+    ("nccl", "gpu-q2:4410:4410 [0] init.cc:1601 NCCL WARN Detected mixed local CollNet device counts across ranks (min "
+             "0, max 1). Set NCCL_IGNORE_COLLNET_MISMATCH=1 to continue.", "nccl_error", None),
+    ("training", "RuntimeError: DeepEP error: CPU recv timeout", "nccl_timeout", "comm.deepep_timeout.k23"),
+    ("training", "DeepEP combine (scale-up wait) timeout, scale-out: 1/2, scale-up: 3/8, channel: 4, lane: 0, recv: 7, "
+                 "tail: 6", "nccl_timeout", "comm.deepep_timeout.k23"),
+    ("training", "RuntimeError: DeepEP error: invalid number of SMs", "nccl_error", "comm.deepep.k23"),
+    ("nccl", "[gpu12:0:4410 - context.c:690][2025-06-01 10:11:12] ERROR sharp_get_job_data_len failed: Job error(-35)",
+     "nccl_error", "comm.sharp.k23"),
+    ("training", "nixl._bindings.nixlRemoteDisconnectError: NIXL_ERR_REMOTE_DISCONNECT", "nccl_remote_peer",
+     "comm.nixl_remote.k23"),
+    ("training", "ERROR 03-01 10:11:12 [nixl_connector.py:812] KV transfer failed with status NIXL_ERR_BACKEND",
+     "nccl_error", "comm.nixl.k23"),
+    ("training", "nixl._bindings.nixlInvalidParamError: NIXL_ERR_INVALID_PARAM", "nccl_user_error",
+     "comm.nixl_user.k23"),
+    ("training", "[trn-a:4410] mtl_ofi.h:1050: *** The Open MPI OFI MTL is aborting the MPI job (via exit(3)).",
+     "process_crash", "process.ompi_mtl_abort.k23"),
+    ("system", "  A PCIe error has violated policy manager values. PCIe replay count: 412", "pcie_aer", "gpu.dcgm_policy_pcie.k23"),
+    ("system", "NVLink Counter 60 has violated policy manager values.", "gpu_nvlink", "gpu.dcgm_policy_nvlink.k23"),
+    ("system", "The maximum power limit has violated policy manager values.", "gpu_device_unhealthy",
+     "gpu.dcgm_policy_limits.k23"),
+    ("system", "The maximum number of retired pages has violated policy manager values.", "gpu_memory_ecc",
+     "gpu.dcgm_policy_ecc.k23"),
+    ("nccl", "node3:5120:5190 [2] include/alloc.h:110 NCCL WARN Cuda failure 2 'out of memory'", "cuda_oom", None),
+    ("nccl", "node3:5120:5190 [2] include/alloc.h:210 NCCL WARN Failed to CUDA malloc async 4194304 bytes", "cuda_oom",
+     None),
+    ("training", "Cuda failure 'context is destroyed'", "nccl_cuda_error", None),
+    ("training", "gpu-m3:717:1686 [0] [FATAL ERROR]: HIP failure: 'the operation cannot be performed in the present "
+                 "state'", "nccl_cuda_error", None),
+    ("training", "[5] [FATAL ERROR]: HIP failure: 'out of memory'", "cuda_oom", None),
+    ("training", "Invalid __shared__ read of size 16 bytes", "cuda_illegal_memory_access", None),
+    ("training", "[node7:4410:0:4410] Caught signal 4 (Illegal instruction: illegal operand)", "process_crash", None),
+    ("training", "W0301 10:11:12.000000 4410 site-packages/torch/multiprocessing/spawn.py:160] Terminating process 4420 "
+                 "via signal SIGTERM", "torch_elastic", None),
+    ("training", "libfabric:4410:1712411021:efa:mr:efa_mr_reg_impl():901<warn> Unable to register MR of 2097152 bytes: "
+                 "Cannot allocate memory, flags 0", "nccl_error", None),
 ]
 
 

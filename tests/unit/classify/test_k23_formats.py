@@ -9,7 +9,10 @@ note), with made-up hosts, ids and numbers. None is a copy of a line of the real
 printing any corpus line). Half A adds the formats of UCX's mlx5 completion errors and unhandled endpoint errors,
 libfabric psm3 and EFA memory registration, NCCL's NET device-count mismatch, DeepEP, NVIDIA SHARP, NIXL status
 codes, Open MPI's OFI MTL abort, dcgmi policy violations, NCCL/RCCL Cuda/HIP failure forms, compute-sanitizer,
-UCX's signal handler and torch.multiprocessing's teardown.
+UCX's signal handler and torch.multiprocessing's teardown. Half B adds NCCL NET/IB async events without a name,
+ncclUnhandledCudaError wrapped as a CUDA error, the "Segfault encountered" banner, Fabric Manager's NVSwitch multicast
+exhaustion, aws-ofi-nccl's rail mismatch, PyTorch's desync report, UCX's ucp_mm registration failure, NIXL's E-level
+log lines and NIXL_ERR_NOT_FOUND, and the GSP RPC rate-limit notice.
 """
 
 from __future__ import annotations
@@ -67,6 +70,17 @@ BENIGN: list[tuple[str, str]] = [
     ("training", "DEBUG nixl_agent: transfer 17 finished with NIXL_SUCCESS"),
     ("system", "dcgmi policy -g 3 --reg: Listening for violations"),
     ("training", "I0225 17:27:30.774000 75225 site-packages/torch/multiprocessing/spawn.py:160] Starting 8 processes"),
+
+    # half B: siblings
+    ("nccl", "trn-4:9011:9011 [0] NCCL INFO NET/OFI Using Libfabric version 1.22"),
+    ("nccl", "trn-4:9011:9011 [0] NCCL INFO NET/OFI Selected provider is efa, fabric is efa-direct (found 4 nics)"),
+    ("training", "I0301 10:11:12.131415     512 nixl_agent.cpp:122] Initialized NIXL agent: decode-3"),
+    ("training", "W0301 10:11:12.131415     512 ucx_utils.cpp:77] UCX_TLS is not set, using the UCX defaults"),
+    ("system", "[Jun 02 2025 10:11:12] [INFO] [tid 4410] multicast group 17 is allocated."),
+    ("training", " - Snapshot of ranks' latest states:"),
+    ("kernel", "[  300.100000] NVRM: GPU at PCI:0000:07:00: GPU-6e4d9996-6edf-b18c-d3a1-0a1b2c3d4e5f"),
+    ("nccl", "[1643390000.300000] [node4:1290:0]           ib_md.c:820  UCX  DEBUG registered memory 0x7f10e0000000.."
+             "0x7f10e0400000 on mlx5_1 lkey 0x1a2b3 rkey 0x1a2b3 access 0xf flags 0x368"),
 ]
 
 # ... and the fault lines of the same components that must stay faults
@@ -145,6 +159,31 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
                  "via signal SIGTERM", "torch_elastic", None),
     ("training", "libfabric:4410:1712411021:efa:mr:efa_mr_reg_impl():901<warn> Unable to register MR of 2097152 bytes: "
                  "Cannot allocate memory, flags 0", "nccl_error", None),
+
+    # half B: the components' own formats
+    ("nccl", "gpu-b3:3311:3390 [2] transport/net_ib.cc:99 NCCL WARN NET/IB : mlx5_4:1 Got async event : unknown", "ib_link",
+     None),
+    ("training", "RuntimeError: CUDA error: unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5",
+     "nccl_cuda_error", "nccl.cuda_error"),
+    ("training", "(VllmWorker rank=1 pid=4410) !!!!!!! Segfault encountered !!!!!!!", "segfault", None),
+    ("system", "[Jun 02 2025 10:11:12] [ERROR] [tid 4410] all the NVSwitch multicast resources/slot ids are used for "
+               "partition id 3.", "gpu_nvlink", None),
+    ("system", "[Jun 02 2025 10:11:12] [ERROR] [tid 4410] failed to allocated resource to the multicast team setup "
+               "request id 2817", "gpu_nvlink", None),
+    ("nccl", "trn-4:9011:9090 [3] NCCL WARN NET/OFI Unexpected number of remote control rails for dev 2. Expected 1 but "
+             "got 2", "nccl_error", None),
+    ("training", "[rank0]:[E301 10:11:12.000000 4410 ProcessGroupNCCL.cpp:1400]     [0, 2, 3] finished collective #912, "
+                 "but didn't join collective #913 (count from 1)", "nccl_timeout", None),
+    ("training", "   - [1] joined but didn't finish collective #913 (count from 1)", "nccl_timeout",
+     "comm.desync_report.k23"),
+    ("nccl", "[1643390000.200000] [node4:1290:0]          ucp_mm.c:153  UCX  DIAG  failed to register address "
+             "0x7f10e0000000 mem_type bit 0x2 length 4194304 on md[5]=mlx5_1: Input/output error (md reg_mem_types 0x3)",
+     "nccl_error", "comm.ucx_memreg.k23"),
+    ("training", "E0301 10:11:12.131415     512 nixl_agent.cpp:870] createXferReq: metadata for remote agent 'decode-7' "
+                 "not found", "nccl_error", "comm.nixl_log.k23"),
+    ("training", "nixl._bindings.nixlNotFoundError: NIXL_ERR_NOT_FOUND", "nccl_error", "comm.nixl.k23"),
+    ("kernel", "[ 1454.930190] NVRM: Rate limiting GSP RPC error prints for GPU at PCI:0000:4b:00 (printing 1 of every "
+               "30).  The GPU likely needs to be reset.", "gpu_gsp_timeout", "gpu.gsp_timeout"),
 ]
 
 

@@ -54,7 +54,7 @@ BENIGN: list[tuple[str, str]] = [
     # an ordinary program's "NULL value" message outside NVSHMEM
     ("training", "/srv/app/src/parser.cpp:120: NULL value for optional field 'comment', skipping"),
     # nccl-tests: the summary of a run that passed
-    ("training", "# Out of bounds values : 0 OK"),
+    ("training", "[1,0]<stdout>:# Out of bounds values : 0 OK"),
     # a Windows process that exits with status 0
     ("system", "time=2025-05-05T05:05:05.000+02:00 level=INFO source=server.go:600 msg=\"runner exited\" "
      "status=\"exit status 0x0\""),

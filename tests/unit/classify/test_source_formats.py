@@ -188,7 +188,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Bootstrap : no socket interface found', 'nccl_error'),
     # nccl: src/init.cc
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Duplicate GPU detected : rank 3 and rank 11 both on CUDA device 3b000', 'nccl_user_error'),
-    ('nccl', "gpu-r7n3:48211:48390 [5] NCCL WARN Cuda failure 2 'out of memory'", 'nccl_cuda_error'),
+    # K23: LABELS.md files NCCL's Cuda failure 'out of memory' (with or without the error number) as cuda_oom
+    ('nccl', "gpu-r7n3:48211:48390 [5] NCCL WARN Cuda failure 2 'out of memory'", 'cuda_oom'),
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Invalid rank requested : 16/16', 'nccl_user_error'),
     ('nccl', 'gpu-r7n3:48211:48390 [5] NCCL WARN Error : ring 3 does not loop back to start (5 != 0)', 'nccl_error'),
     # nccl: src/transport/p2p.cc

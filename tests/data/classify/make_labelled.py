@@ -200,7 +200,6 @@ FAULTS: dict[str, list[tuple[str, str]]] = {
         ("kernel", "NVRM: nvAssertOkFailedNoLog: Assertion failed: Generic Error: Invalid state [NV_ERR_INVALID_STATE] (0x00000040) returned from status @ kern_fsp_gh100.c:{n}"),
         ("kernel", "NVRM: nvAssertFailedNoLog: Assertion failed: 0 @ g_kern_bus_nvoc.h:{n}"),
         ("kernel", "NVRM: nvCheckOkFailedNoLog: Check failed: Call timed out [NV_ERR_TIMEOUT] (0x00000065) returned from rmapiControl @ rs_server.c:{n}"),
-        ("kernel", "NVRM: A GPU crash dump has been created. If possible, please run"),
     ],
     "nccl_timeout": [
         ("training", "[rank{rank}]:[E1122 08:05:11.402311 {pid} ProcessGroupNCCL.cpp:632] [Rank {rank}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum={seq}, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)={ms}) ran for {ms}71 milliseconds before timing out."),
@@ -418,6 +417,8 @@ FAULTS: dict[str, list[tuple[str, str]]] = {
 }
 
 BENIGN: list[tuple[str, str]] = [
+    # the context line after an Xid's headline (LABELS.md: the headline carries the fault; K23)
+    ("kernel", "NVRM: A GPU crash dump has been created. If possible, please run"),
     ("nccl", "{ncclp}NCCL INFO NCCL_IB_TIMEOUT set by environment to 22."),
     ("nccl", "{ncclp}NCCL INFO NCCL_IB_RETRY_CNT set by environment to 13."),
     ("nccl", "{ncclp}NCCL INFO Call to connect returned Connection refused, retrying"),

@@ -37,7 +37,7 @@ from streams.core.dispatch import KindTable
 from streams.hang import ingest
 from streams.hang.context import apply_job_event, progress_seen, votes_allowed
 from streams.hang.settings import HangSettings
-from streams.hang.skew import job_time_us
+from streams.hang.skew import job_time_us, note_arrival
 from streams.hang.state import JobState, JsonData, dump_state, load_state, seconds, to_us
 from streams.hang.vote import evaluate
 
@@ -68,7 +68,9 @@ class HangDetector:
         if state.job_id is None or state.cluster is None:
             self._identify(state, event)
         now_us = to_us(event.event_time)
-        job_us = job_time_us(state, getattr(event, "node_id", None), now_us)
+        node = getattr(event, "node_id", None)
+        note_arrival(state, node, now_us, self.settings)
+        job_us = job_time_us(state, node, now_us)
         due = state.next_eval_us is None or job_us >= state.next_eval_us  # else _tick does nothing
         outputs = self._tick(state, job_us) if due else []
         fold(state, event, now_us, self.settings)
@@ -110,14 +112,16 @@ class HangDetector:
     @staticmethod
     def _job_clock_us(state: JobState, stream_us: int) -> int:
         """The stream's clock ``stream_us`` on the job's clock: less the lead the skewed nodes'
-        clocks gave the newest event (the stream's clock follows the newest event times, and
-        a node that runs ahead sends the newest). O(nodes), once per flush."""
-        skew_us = state.run.skew_us
+        clocks (and those put aside as ahead, ``skew.note_arrival``) gave the newest event (the
+        stream's clock follows the newest event times, and a node that runs ahead sends the
+        newest). O(nodes), once per flush."""
+        skew_us, ahead = state.run.skew_us, state.run.ahead
         seen = state.run.node_seen_us
-        if not skew_us or not seen:
+        if not (skew_us or ahead) or not seen:
             return stream_us
         raw_us = max(seen.values())
-        corrected_us = max(t - skew_us.get(node, 0) for node, t in seen.items())
+        corrected_us = max((t - skew_us.get(node, 0) for node, t in seen.items() if node not in ahead),
+                           default=raw_us)
         return stream_us - max(0, raw_us - corrected_us)
 
     def _tick(self, state: JobState, upto_us: int, now_us: int | None = None) -> list[Event]:

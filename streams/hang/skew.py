@@ -75,15 +75,38 @@ def clocks_known(state: JobState) -> bool:
     return all(len(run.offsets_s.get(node, ())) >= MIN_ESTIMATES for node in run.node_step)
 
 
+def note_arrival(state: JobState, node: str | None, stamped_us: int, s: HangSettings) -> None:
+    """Before ``node``'s event stamped ``stamped_us`` is folded in: a node whose first report
+    of the attempt lies more than ``skew_tolerance_s`` ahead of the job's newest time is put
+    aside as ``ahead`` (its clock may be off, and its offset cannot be estimated before it
+    reports steps); it is taken back once its offset is estimated (``skew_us`` then corrects
+    it) or the job's time comes within the tolerance of its reports (it was the others that
+    came late). Mutates ``state``; O(1)."""
+    run = state.run
+    if node is None:
+        return
+    tolerance_us = seconds(s.skew_tolerance_s)
+    if node not in run.node_seen_us:
+        if state.last_us is not None and stamped_us - state.last_us > tolerance_us and state.places(node):
+            run.ahead[node] = stamped_us
+        return
+    if node in run.ahead and (len(run.offsets_s.get(node, ())) >= MIN_ESTIMATES or
+                              state.last_us is not None and run.node_seen_us[node] - state.last_us <= tolerance_us):
+        del run.ahead[node]
+
+
 def job_time_us(state: JobState, node: str | None, stamped_us: int) -> int:
     """The job's time of an event ``node`` stamped ``stamped_us``: less the node's clock offset
-    as of the last vote (see :func:`skewed_nodes`; 0 unless the node is skewed).
+    as of the last vote (see :func:`skewed_nodes`; 0 unless the node is skewed). A node put
+    aside as ``ahead`` (:func:`note_arrival`) reports at the job's newest time at most.
 
     A node that runs behind and sends samples holds the reorder buffer's watermark, which then
     releases the job's events in stamp order: that node's events come early, and their
     corrected times would be in the job's future, so they are held to the newest job time
     already seen (``state.last_us``). A node without samples does not hold the watermark: its
     events come in arrival order, at their corrected times."""
+    if node is not None and node in state.run.ahead and state.last_us is not None:
+        return min(stamped_us, state.last_us)  # its clock is not known yet: a sign of life now
     offset_us = state.run.skew_us.get(node, 0) if node is not None else 0
     if offset_us >= 0 or node is None or not _sends_samples(state, node):
         return stamped_us - offset_us

@@ -87,7 +87,7 @@ def evaluate(state: JobState, now_us: int, s: HangSettings, emit_us: int | None 
     """
     estimate(state, now_us, s)
     skewed = {node: offset_us / 1e6 for node, offset_us in state.run.skew_us.items()}
-    off_clock = frozenset(skewed)
+    off_clock = frozenset(skewed) | frozenset(state.run.ahead)  # ahead: clock not known yet
     off_clock_ranks = silent_ranks(state, off_clock)
     silent = silent_nodes(state, now_us, s, off_clock)
     excluded = silent_ranks(state, silent) | off_clock_ranks

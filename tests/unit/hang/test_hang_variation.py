@@ -277,3 +277,20 @@ def test_a_node_far_ahead_resuming_after_an_evaluation_does_not_make_the_job_loo
                                              skew_node=1, skew_s=88.06))
     scenarios = [sc.Heterogeneity(job=0, spread=0.076), sc.LongEval(job=0, at_s=409.2, duration_s=312.2)]
     assert not _emitted(config, scenarios)
+
+
+def test_a_node_ahead_from_the_jobs_first_events_does_not_make_the_job_look_silent() -> None:
+    # issue 14: a logs-only job whose node-0002 runs 88 s ahead; its first lines (before it ever
+    # reported a step, so before its offset could be estimated) moved the evaluation grid 66 s
+    # past the others' newest events, and the job got a log_silent verdict 85 s in
+    for seed in (7, 8, 9):
+        config = FleetConfig(nodes=4, gpus_per_node=8, jobs=1, duration_s=900, seed=seed, cluster="skew",
+                             variation=Variation(node_metrics=False, stacks=False, flight_recorder=False,
+                                                 skew_node=1, skew_s=88.0))
+        assert not _emitted(config, [])
+    # a hang of such a job is still reported
+    config = FleetConfig(nodes=4, gpus_per_node=8, jobs=1, duration_s=900, seed=7, cluster="skew",
+                         variation=Variation(node_metrics=False, stacks=False, flight_recorder=False,
+                                             skew_node=1, skew_s=88.0))
+    ((verdict, emitted_s),) = _emitted(config, [sc.Hang(job=0, at_s=500)])
+    assert emitted_s - 500 <= 90

@@ -214,7 +214,7 @@ def worker_ratio(events: int) -> str:
                 producer.send_all(fleet)  # type: ignore[arg-type]
             topics = [kafka.topic(t) for t in TELEMETRY_TOPICS]
             consumer = Consumer(kafka.confluent(**{"group.id": uuid.uuid4().hex, "auto.offset.reset": "earliest"}))
-            ends = {(t, p): consumer.get_watermark_offsets(TopicPartition(t, p))[1]
+            ends = {(t, p): _high_watermark(consumer, TopicPartition(t, p))
                     for t in topics for p in range(kafka.partitions)}
             total = sum(ends.values())
             if not plain:
@@ -241,6 +241,21 @@ def worker_ratio(events: int) -> str:
             lines.append(f"  {guarantee}: {rate:,.0f} events/s -> {rate / plain:.1%} of the plain consumer")
     return "\n".join([f"worker end to end vs a plain consumer {plain:,.0f} events/s ({total:,} events, worker "
                       "start-up included, one worker on the broker's machine):", *lines])
+
+
+def _high_watermark(consumer: Any, where: Any, timeout_s: float = 60.0) -> int:
+    """The partition's end offset, asked again while the broker is still electing its leader
+    (a topic created a moment ago answers NOT_LEADER_FOR_PARTITION for a while)."""
+    from confluent_kafka import KafkaException
+
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            return int(consumer.get_watermark_offsets(where, timeout=10)[1])
+        except KafkaException:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
 
 
 def _wait_committed(kafka: object, group: str, ends: dict[tuple[str, int], int], timeout_s: float) -> None:

@@ -84,12 +84,16 @@ def _wait_ready(worker: subprocess.Popen[bytes], log_path: Path, timeout_s: floa
 
 def main() -> int:
     """Run every part, print its output, and a failure line for any part that failed."""
-    failed = 0
+    failed: list[str] = []
     for title, cmd in PARTS:
         print(f"\n=== {title}: {' '.join(cmd[1:])}", flush=True)
-        failed += subprocess.run(cmd, cwd=REPO, check=False).returncode != 0
+        code = subprocess.run(cmd, cwd=REPO, check=False).returncode
+        if code != 0:  # e.g. classify_real: a split below the issue's targets
+            failed.append(f"{title} (exit {code})")
     print("\n=== Faust classify agent through a real broker", flush=True)
     print(agent_rate(), flush=True)
+    for part in failed:
+        print(f"=== below its targets or failed: {part}", flush=True)
     return 1 if failed else 0
 
 

@@ -21,6 +21,9 @@ from tests.bench.classify_real import DEFAULT_CORPUS
 
 # siblings of the new vocabulary that report nothing
 BENIGN: list[tuple[str, str]] = [
+    # ENOTCONN from shutdown(2) of a socket whose peer is gone (K24's report): a socket, not a file system
+    ("training", "W0312 10:01:02.123456 4411 socket.cc:88] shutdown() failed: Transport endpoint is not connected"),
+    ("system", "sshd[2211]: error: shutdown() failed: Transport endpoint is not connected"),
     # half A
     ("system", "learner-3: Job exited with error code 0"),
     ("system", "[wrapper] job exited with error code 0 after 3h12m"),

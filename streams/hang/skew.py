@@ -88,11 +88,11 @@ def note_arrival(state: JobState, node: str | None, stamped_us: int, s: HangSett
     tolerance_us = seconds(s.skew_tolerance_s)
     if node not in run.node_seen_us:
         if state.last_us is not None and stamped_us - state.last_us > tolerance_us and state.places(node):
-            run.ahead[node] = stamped_us
+            run.ahead.add(node)
         return
     if node in run.ahead and (len(run.offsets_s.get(node, ())) >= MIN_ESTIMATES or
                               state.last_us is not None and run.node_seen_us[node] - state.last_us <= tolerance_us):
-        del run.ahead[node]
+        run.ahead.discard(node)
 
 
 def job_time_us(state: JobState, node: str | None, stamped_us: int) -> int:

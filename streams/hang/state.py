@@ -89,10 +89,9 @@ class AttemptState:
     skew_us: dict[str, int] = field(default_factory=dict)
     """Node -> its clock offset in us, for the nodes off by more than the tolerance (set at each
     vote from ``offsets_s``): subtracted from their event times to get the job's time."""
-    ahead: dict[str, int] = field(default_factory=dict)
-    """Node -> the event time it first reported, for nodes whose first report lay more than
-    the skew tolerance ahead of the job's newest time, until their offset is estimated or the
-    job's time catches up (``skew.py``)."""
+    ahead: set[str] = field(default_factory=set)
+    """Nodes whose first report lay more than the skew tolerance ahead of the job's newest
+    time, until their offset is estimated or the job's time catches up (``skew.py``)."""
     last_log_us: int | None = None
     last_work_us: int | None = None
     """The latest vote at which the job's GPUs were computing (``probes.gpus_computing``): a
@@ -219,7 +218,7 @@ def _dump_run(run: AttemptState) -> JsonData:
         "node_step": [[n, st, t] for n, (st, t) in sorted(run.node_step.items())],
         "offsets_s": [[n, list(v)] for n, v in sorted(run.offsets_s.items())],
         "skew_us": [[n, o] for n, o in sorted(run.skew_us.items())],
-        "ahead": [[n, t] for n, t in sorted(run.ahead.items())],
+        "ahead": sorted(run.ahead),
         "last_log_us": run.last_log_us,
         "last_work_us": run.last_work_us,
         "phase_line": run.phase_line,
@@ -274,7 +273,7 @@ def _load_run(data: JsonData) -> AttemptState:
         node_step={str(n): (int(st), int(t)) for n, st, t in data.get("node_step", [])},  # absent from older states
         offsets_s={str(n): deque((float(x) for x in v), maxlen=SKEW_ESTIMATES) for n, v in data.get("offsets_s", [])},
         skew_us={str(n): int(o) for n, o in data.get("skew_us", [])},  # absent from older states
-        ahead={str(n): int(t) for n, t in data.get("ahead", [])},  # absent from older states
+        ahead={str(n) for n in data.get("ahead", [])},  # absent from older states
     )
     for name in ("last_log_us", "saw_steps", "max_step", "last_progress_us", "floor_us",
                  "verdict_open", "verdict_step", "verdict_us", "phase_line", "hook_step"):

@@ -87,7 +87,7 @@ def evaluate(state: JobState, now_us: int, s: HangSettings, emit_us: int | None 
     """
     estimate(state, now_us, s)
     skewed = {node: offset_us / 1e6 for node, offset_us in state.run.skew_us.items()}
-    off_clock = frozenset(skewed) | frozenset(state.run.ahead)  # ahead: clock not known yet
+    off_clock = frozenset(skewed) | state.run.ahead  # ahead: clock not known yet
     off_clock_ranks = silent_ranks(state, off_clock)
     silent = silent_nodes(state, now_us, s, off_clock)
     excluded = silent_ranks(state, silent) | off_clock_ranks
@@ -101,13 +101,13 @@ def evaluate(state: JobState, now_us: int, s: HangSettings, emit_us: int | None 
             is_pause(state, source, bool(view.reporting), _maybe_saving(state, source, off_clock_ranks, s)):
         phase = PhaseView("checkpoint", quiet_us, "history")
     probes = run_probes(state, now_us, s, False, excluded, view)
-    solo = solo_progress(probes)
-    if overrun(state, phase, now_us, s, solo, bool(silent)):  # relaxed changes values, never which probes have data
+    solo, node_silent = solo_progress(probes), bool(silent)
+    if overrun(state, phase, now_us, s, solo, node_silent):  # relaxed changes values, never which probes have data
         probes = run_probes(state, now_us, s, True, excluded, view)
     working = gpus_computing(state, now_us, s, excluded)
     if working:
         state.run.last_work_us = now_us
-    signals = signals_of(probes, frozenset(probes) if working else explained(state, phase, now_us, s, solo, bool(silent)))
+    signals = signals_of(probes, frozenset(probes) if working else explained(state, phase, now_us, s, solo, node_silent))
     available = sum(1 for p in probes.values() if p.value is not None)
     votes = sum(1 for n in probes if getattr(signals, n) is True)
     vote = _vote(state, now_us, s, signals, votes, votes >= 1 and votes >= quorum(available, s))

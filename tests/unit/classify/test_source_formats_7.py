@@ -112,8 +112,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ("training", f"{_U}       ib_device.c:356  UCX  ERROR IB Async event on mlx5_1: local catastrophic error on port 1", "ib_hca_fault"),
     # uct/ib/rdmacm/rdmacm_cm.c: the connection manager failed to resolve the peer
     ("training", f"{_U}      rdmacm_cm.c:612  UCX  ERROR rdma_resolve_route(to addr=10.8.3.40:40121) failed: No such device", "nccl_error"),
-    # uct/ib/rdmacm/rdmacm_cm.c
-    ("training", f"{_U}      rdmacm_cm.c:522  UCX  DIAG  rdmacm event (fd=31 id=0x55a1 cm_id_qp_num=0x1f src=10.8.3.2:40121 dst=10.8.3.40:37002): RDMA_CM_EVENT_UNREACHABLE. status = -110", "nccl_error"),
+    # uct/ib/rdmacm/rdmacm_cm.c: the connection manager's error event on the client side
+    ("training", f"{_U}      rdmacm_cm.c:531  UCX  ERROR client: got error event RDMA_CM_EVENT_ADDR_ERROR", "nccl_error"),
     # ucs/debug/debug.c ucs_handle_error: the fault handler's banner
     ("training", "[gpu-k7:48211:0:48211] Caught signal 11 (Segmentation fault: address not mapped to object at address 0x18)", "segfault"),
     # ucs/debug/debug.c
@@ -150,10 +150,12 @@ FORMATS: list[tuple[str, str, str]] = [
     ("training", f"{_U}     ucc_context.c:370  UCC  ERROR no CL context created in ucc_context_create", "nccl_error"),
     # core/ucc_context.c: the configuration asks for a TL the context lacks
     ("training", f"{_U}     ucc_context.c:240  UCC  ERROR required TL nccl is not part of the context", "nccl_user_error"),
-    # components/tl/nccl/tl_nccl_team.c
-    ("training", f"{_U}    tl_nccl_team.c:77   TL_NCCL ERROR NCCL error 2 unhandled system error", "nccl_error"),
-    # components/tl/cuda/tl_cuda_team.c
-    ("training", f"{_U}    tl_cuda_team.c:214  TL_CUDA ERROR failed to open ipc handle for rank 3", "nccl_error"),
+    # components/tl/nccl/tl_nccl_coll.c: ncclCommGetAsyncError reported a failure ("NCCL error %d %s")
+    ("training", f"{_U}    tl_nccl_coll.c:77   TL_NCCL ERROR NCCL error 6 remote process exited or there was a network error", "nccl_remote_peer"),
+    # components/tl/nccl/tl_nccl_coll.c
+    ("training", f"{_U}    tl_nccl_coll.c:77   TL_NCCL ERROR NCCL error 2 unhandled system error (run with NCCL_DEBUG=INFO for details)", "nccl_error"),
+    # core/ucc_lib.c: a CL component could not initialise
+    ("training", f"{_U}         ucc_lib.c:127  UCC  ERROR lib_init failed for component: hier", "nccl_error"),
     # components/tl/ucp/tl_ucp_sendrecv.h: the peer of a p2p step went away
     ("training", f"{_U}  tl_ucp_sendrecv.h:141 TL_UCP ERROR tag 3; dest 9; team_id 32769; errmsg Connection reset by remote peer", "nccl_remote_peer"),
     # components/tl/ucp/tl_ucp_sendrecv.h: a p2p of a collective failed
@@ -174,6 +176,10 @@ FORMATS: list[tuple[str, str, str]] = [
     ("training", "This error is detected remotely; typically encountered when the peer process is no longer present", "nccl_remote_peer"),
     # prov/efa/src/efa_strerror.c: ESTABLISHED_RECV_UNRESP
     ("training", "This error is detected locally. The connection was previously established via handshake, which indicates the error is likely due to a hardware failure on the remote peer, or the peer process no longer being present.", "nccl_remote_peer"),
+    # prov/efa/src/efa_strerror.c: UNESTABLISHED_RECV_UNRESP, as EFA_WARN prints it
+    ("training", "libfabric:30412:1731012345::efa:cq:efa_show_help():91<warn> This error is detected locally. The peer is reachable by the EFA device but libfabric failed to complete a handshake, which indicates the error is likely due to the peer process no longer being present.", "nccl_remote_peer"),
+    # prov/efa/src/efa_strerror.c: INVALID_PKT_TYPE_ZCPY_RX (peers of different libfabric versions / settings)
+    ("training", "libfabric:30412:1731012345::efa:cq:efa_show_help():97<warn> This error is detected locally. Please consider matching the local and remote libfabric versions, or turning off the zero-copy recv feature by setting FI_EFA_USE_ZCPY_RX=0 in the environment", "nccl_user_error"),
     # prov/efa/src/efa_mr.c
     ("training", "libfabric:30412:1731012345::efa:mr:efa_mr_reg_ibv_mr():541<warn> Unable to register MR of 2097152 bytes: Bad address, ibv_reg_mr returned 14", "nccl_error"),
     # prov/verbs: VRB_WARN_ERRNO ("<fn>: <strerror> (<errno>)")
@@ -234,8 +240,10 @@ FORMATS: list[tuple[str, str, str]] = [
     ("training", "The OpenFabrics (openib) BTL failed to initialize while trying to allocate some locked memory.", "nccl_error"),
     # ompi/mca/mtl/ofi/mtl_ofi.h MTL_OFI_RETRY_UNTIL_DONE / send path
     ("training", "[gpu-k7:48211] mtl_ofi.h:594: fi_tsend failed: Input/output error(-5)", "nccl_error"),
-    # ompi/mca/mtl/ofi/mtl_ofi.h ompi_mtl_ofi_progress
-    ("training", "[gpu-k7:48211] mtl_ofi.h:231: Error returned from CQ: Input/output error(5)", "nccl_error"),
+    # ompi/mca/mtl/ofi/mtl_ofi.h ompi_mtl_ofi_progress: fi_cq_readerr itself failed
+    ("training", "[gpu-k7:48211] mtl_ofi.h:231: Error returned from fi_cq_readerr: Input/output error(-5).", "nccl_error"),
+    # ompi/mca/coll/ofi (COLL_OFI_ERROR): the provider's error code of a failed completion
+    ("training", "[gpu-k7:48211] coll_ofi_module.c:210 fi_cq_readerr: (provider err_code = 4124)", "nccl_error"),
     # ompi/mca/mtl/ofi/mtl_ofi.h
     ("training", "[gpu-k7:48211] mtl_ofi.h:520: *** The Open MPI OFI MTL is aborting the MPI job (via exit(3)).", "process_crash"),
     # ompi/mpi/help-mpi-api.txt [mpi-abort]
@@ -252,8 +260,6 @@ FORMATS: list[tuple[str, str, str]] = [
     ("training", "PRTE has lost communication with a remote daemon.", "nccl_remote_peer"),
     # opal/mca/pmix: the PMIx server lost a client
     ("training", "[gpu-k7:48200] PMIX ERROR: UNREACHABLE in file server/pmix_server.c at line 2198", "nccl_error"),
-    # ompi/mca/coll/hcoll: HCOLL context creation
-    ("training", "[gpu-k7:48211] Error: coll_hcoll_module.c:310 - mca_coll_hcoll_comm_query() Hcol library init failed", "nccl_error"),
     # ompi/mca/spml/ucx/spml_ucx.c SPML_UCX_ERROR (OpenSHMEM over UCX)
     ("training", "[gpu-k7:48211] spml_ucx.c:721  Error: ucp_ep_create(proc=3) failed: Destination is unreachable", "nccl_error"),
     # ompi/mca/osc/ucx/osc_ucx_comm.c OSC_UCX_ERROR (one-sided over UCX)
@@ -264,8 +270,6 @@ FORMATS: list[tuple[str, str, str]] = [
     ("training", "[gpu-k7:48211] *** MPI_ERR_TRUNCATE: message truncated", "nccl_user_error"),
     # ULFM (ompi/errhandler) MPI_ERR_PROC_FAILED: a peer process died
     ("training", "[gpu-k7:48211] *** MPI_ERR_PROC_FAILED: Process Failure", "nccl_remote_peer"),
-    # opal/mca/btl/openib/help-mpi-btl-openib-cpc-base.txt
-    ("training", "No OpenFabrics connection schemes reported that they were able to be used on a specific port.  As such, the openib BTL (OpenFabrics support) will be disabled for this port.", "nccl_error"),
 
     # ---- Gloo (facebookincubator/gloo) via PyTorch ProcessGroupGloo
     # gloo/transport/tcp/pair.cc GLOO_ENFORCE_LE in prepareRead: sizes differ between ranks
@@ -306,8 +310,6 @@ FORMATS: list[tuple[str, str, str]] = [
     # ---- NVSHMEM (the layer under DeepEP)
     # src/host/transport/transport.cpp nvshmemi_transport_init (NVSHMEMI_ERROR_PRINT with the function name)
     ("training", "/opt/nvshmem_src/src/host/transport/transport.cpp:nvshmemi_transport_init:287: Unable to initialize any transports. returning error.", "nccl_error"),
-    # src/host/transport/transport.cpp
-    ("training", "/opt/nvshmem_src/src/host/transport/transport.cpp:nvshmemi_transport_init:275: init failed for transport: IBGDA", "nccl_error"),
     # src/host/init/init.cu
     ("training", "/opt/nvshmem_src/src/host/init/init.cu:nvshmemi_check_state_and_init:1089: nvshmem initialization failed, exiting", "nccl_error"),
     # src/host/init/init.cu (device-only state init: fprintf without a location)
@@ -438,6 +440,12 @@ BENIGN: list[tuple[str, str]] = [
     ("training", "[gpu-k7:48205] 7 more processes have sent help message help-mpi-api.txt / mpi-abort"),
     # Open MPI help text continuation
     ("training", "You may or may not see output from other processes, depending on exactly when Open MPI kills them."),
+    # ompi/mca/coll/hcoll coll_hcoll_module.c HCOL_ERROR: HCOLL finds no HCA, Open MPI disables coll/hcoll and goes on
+    ("training", "[gpu-k7:48211] Error: ../../../../../ompi/mca/coll/hcoll/coll_hcoll_module.c:312 - mca_coll_hcoll_comm_query() Hcol library init failed"),
+    # HCOLL (HPC-X) the advice printed with it
+    ("training", "[LOG_CAT_ML] You must specify a valid HCA device by setting:"),
+    # opal/mca/btl/openib help-mpi-btl-openib-cpc-base.txt: openib skips a port, another BTL carries the traffic
+    ("training", "No OpenFabrics connection schemes reported that they were able to be used on a specific port.  As such, the openib BTL (OpenFabrics support) will be disabled for this port."),
     # Open MPI btl_tcp: an interface skipped
     ("training", "[gpu-k7:48211] btl:tcp: Attempting to bind to AF_INET port 1024"),
     # PyTorch ProcessGroupGloo: no interface hint, fall-back to loopback
@@ -448,6 +456,9 @@ BENIGN: list[tuple[str, str]] = [
     ("training", "gpu-k7:48211:48211 [0] NVSHMEM INFO NVSHMEM_TEAM_SHARED: start=0, stride=1, size=8"),
     # NVSHMEM: the IBGDA module notes the device list
     ("training", "/opt/nvshmem_src/src/modules/transport/ibgda/ibgda.cpp 4796 End - Enumerating IB devices in the system"),
+    # NVSHMEM transport.cpp: one transport of several could not start (the next is tried; "Unable to initialize any
+    # transports" is the failure)
+    ("training", "/opt/nvshmem_src/src/host/transport/transport.cpp:nvshmemi_transport_init:282: init failed for transport: IBGDA"),
     # NVSHMEM: GDRCopy is optional
     ("training", "/opt/nvshmem_src/src/modules/transport/common/transport_gdr_common.cpp 26 GDRCopy library not found. disabling GDRCopy."),
     # NVSHMEM transport_ib_common.h: an address family filter

@@ -118,8 +118,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ("training", "[gpu-k7:48211:0:48211] Caught signal 11 (Segmentation fault: address not mapped to object at address 0x18)", "segfault"),
     # ucs/debug/debug.c
     ("training", "[gpu-k7:48211:0:48230] Caught signal 7 (Bus error: nonexistent physical address)", "process_crash"),
-    # ucx-py / ucxx: ucp.exceptions
-    ("training", "ucp._libs.exceptions.UCXConnectionResetError: Endpoint 0x7f3a1c0 error: Connection reset by remote peer", "nccl_remote_peer"),
+    # ucxx python/ucxx/ucxx/_lib/libucxx.pyx: UCS_ERR_REJECTED as an exception
+    ("training", "ucxx._lib.libucxx.UCXRejectedError: Operation rejected by remote peer", "nccl_remote_peer"),
     # ucxx python: UCXError with a timeout status
     ("training", "ucxx._lib.libucxx.UCXError: User-defined limit was reached", "nccl_error"),
     # uct/ib/base/ib_iface.c
@@ -128,12 +128,16 @@ FORMATS: list[tuple[str, str, str]] = [
     ("training", f"{_U}  ib_mlx5dv_md.c:212  UCX  ERROR mlx5dv_devx_obj_create(CREATE_QP) failed, syndrome 0x2a5bd2: Remote I/O error", "nccl_error"),
     # uct/ib/rdmacm/rdmacm_listener.c
     ("training", f"{_U} rdmacm_listener.c:101  UCX  ERROR rdma_bind_addr(addr=0.0.0.0:13337) failed: Address already in use", "nccl_error"),
-    # ucx-py ucp/exceptions.py: UCS_ERR_NOT_CONNECTED
-    ("training", "ucp._libs.exceptions.UCXNotConnected: Endpoint is not connected", "nccl_remote_peer"),
-    # ucx-py: UCS_ERR_UNREACHABLE
-    ("training", "ucp._libs.exceptions.UCXUnreachable: Destination is unreachable", "nccl_error"),
-    # ucx-py: UCS_ERR_MESSAGE_TRUNCATED (the receiver posted less than the sender sent)
+    # ucxx libucxx.pyx: UCS_ERR_NOT_CONNECTED
+    ("training", "ucxx._lib.libucxx.UCXNotConnectedError: Endpoint is not connected", "nccl_remote_peer"),
+    # ucxx: UCS_ERR_UNREACHABLE
+    ("training", "ucxx._lib.libucxx.UCXUnreachableError: Destination is unreachable", "nccl_error"),
+    # ucxx: UCS_ERR_ENDPOINT_TIMEOUT
+    ("training", "ucxx._lib.libucxx.UCXEndpointTimeoutError: Endpoint timeout", "nccl_error"),
+    # ucx-py ucp/_libs/exceptions.py: UCS_ERR_MESSAGE_TRUNCATED (the receiver posted less than the sender sent)
     ("training", "ucp._libs.exceptions.UCXMsgTruncated: Message truncated", "nccl_user_error"),
+    # ucxx: the same status under its newer name
+    ("training", "ucxx._lib.libucxx.UCXMessageTruncatedError: Message truncated", "nccl_user_error"),
     # ucxx python/ucxx/_lib/libucxx.pyx
     ("training", "ucxx._lib.libucxx.UCXConnectionResetError: Connection reset by remote peer", "nccl_remote_peer"),
 
@@ -276,6 +280,10 @@ FORMATS: list[tuple[str, str, str]] = [
     ("training", "RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/pair.cc:446] op.preamble.length <= op.nbytes. 8773632 vs 8386560", "nccl_user_error"),
     # gloo/transport/tcp/device.cc: GLOO_SOCKET_IFNAME names no interface
     ("training", "RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:83] ifa != nullptr. Unable to find address for: eth9", "nccl_user_error"),
+    # gloo/transport/tcp/device.cc CreateDevice by hostname: the host name resolves to no bindable address
+    ("training", "RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:209] rp != nullptr. Unable to find address for: trainer-7.internal", "nccl_user_error"),
+    # the same enforce as some PyTorch builds surface it (message only)
+    ("training", "RuntimeError: Unable to find address for: ens9f1np1", "nccl_user_error"),
     # gloo/transport/tcp/unbound_buffer.cc waitRecv
     ("training", "RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 1800000ms for recv operation to complete", "nccl_timeout"),
     # gloo/transport/tcp/unbound_buffer.cc waitSend
@@ -501,6 +509,8 @@ BENIGN: list[tuple[str, str]] = [
     ("training", f"{_U}       ib_device.c:340  UCX  WARN  IB Async event on mlx5_2: client reregistration on port 1"),
     # uct/ib/base/ib_device.c (DEBUG level)
     ("training", f"{_U}       ib_device.c:317  UCX  DEBUG IB Async event on mlx5_0: SRQ-attached QP 0x1a2 was flushed"),
+    # ucxx: a request cancelled at shutdown
+    ("training", "ucxx._lib.libucxx.UCXCanceledError: Request canceled"),
     # ucx-py: a request cancelled at shutdown
     ("training", "ucp._libs.exceptions.UCXCanceled: <[Recv #003] ep: 0x7f3a1c0, tag: 0x2a, nbytes: 8, type: <class 'numpy.ndarray'>>: "),
 ]

@@ -31,9 +31,9 @@ FORMATS: list[tuple[str, str, str]] = [
     # uct/ib/base/ib_md.c uct_ib_reg_mr: ibv_reg_mr failure
     ("training", f"{_U}           ib_md.c:293  UCX  ERROR ibv_reg_mr(address=0x7f2a40000000, length=536870912, access=0xf) failed: Bad address", "nccl_error"),
     # uct/ib/base/ib_md.c (older MLNX_OFED experimental verbs)
-    ("training", f"{_U}           ib_md.c:412  UCX  ERROR ibv_exp_reg_mr(address=0x2b11c000, length=1048576, access=0xf) failed: Cannot allocate memory", "nccl_error"),
-    # uct/ib/base/ib_md.c uct_ib_md_reg_dmabuf_mr
-    ("training", f"{_U}           ib_md.c:356  UCX  ERROR ibv_reg_dmabuf_mr(pd=0x55d1, offset=0, length=2097152, iova=0x7f00, fd=88, access=0xf) failed: Invalid argument", "nccl_error"),
+    ("training", f"{_U}           ib_md.c:412  UCX  ERROR ibv_exp_reg_mr(address=0x2b11c000, length=1048576, exp_access=0xf) failed: Cannot allocate memory", "nccl_error"),
+    # uct/ib/base/ib_md.c uct_ib_dereg_mr
+    ("training", f"{_U}           ib_md.c:356  UCX  ERROR ibv_dereg_mr() failed: Device or resource busy", "nccl_error"),
     # ucp/core/ucp_mm.c ucp_mem_rereg_mds
     ("training", f"{_U}          ucp_mm.c:160  UCX  ERROR failed to register address 0x7f5b80000000 mem_type bit 0x2 length 8388608 on md[3]=mlx5_2: Input/output error (md reg_mem_types 0x3)", "nccl_error"),
     # uct/ib/rc/verbs/rc_verbs_iface.c: send completion with a verbs wc status (ibv_wc_status_str)
@@ -84,6 +84,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ("training", f"{_U}             sys.c:402  UCX  ERROR shmget(size=8392704, flags=0x7b0) returned unexpected error: Invalid argument. Please check shared memory limits by 'ipcs -l'.", "nccl_error"),
     # uct/sm/mm/posix/mm_posix.c: the peer's segment is gone
     ("training", f"{_U}        mm_posix.c:233  UCX  ERROR open(file_name=/proc/30441/fd/37 flags=0x0) failed: No such file or directory", "nccl_error"),
+    # uct/sm/mm/base/mm_ep.c: the peer's shared-memory FIFO could not be attached
+    ("training", f"{_U}           mm_ep.c:149  UCX  ERROR mm ep failed to connect to remote FIFO id 0xc0000007001a2b3c: Shared memory error", "nccl_error"),
     # uct/sm/mm/xpmem/mm_xpmem.c
     ("training", f"{_U}       mm_xpmem.c:117  UCX  ERROR xpmem_get(segid=0x200000abc) failed: Permission denied", "nccl_error"),
     # uct/cuda/cuda_copy/cuda_copy_md.c: device memory exhausted
@@ -309,9 +311,9 @@ FORMATS: list[tuple[str, str, str]] = [
     # gloo/transport/tcp/pair.cc listen()
     ("training", "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:168] bind: Address already in use", "nccl_error"),
     # gloo/transport/ibverbs/pair.cc: completion in error
-    ("training", "RuntimeError: [../third_party/gloo/gloo/transport/ibverbs/pair.cc:470] wc->status == IBV_WC_SUCCESS. 12 vs 0. Memory region send for slot 0: transport retry counter exceeded", "nccl_error"),
+    ("training", "RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/ibverbs/pair.cc:470] wc->status == IBV_WC_SUCCESS. 12 vs 0. Memory region send for slot 0: transport retry counter exceeded", "nccl_error"),
     # gloo/rendezvous/prefix_store / file_store: the store timed out
-    ("training", "RuntimeError: [enforce fail at ../third_party/gloo/gloo/rendezvous/file_store.cc:132] Wait timeout for key(s): [\"rank_3\"]", "nccl_timeout"),
+    ("training", "RuntimeError: [../third_party/gloo/gloo/rendezvous/file_store.cc:132] Wait timeout for key(s): [rank_3]", "nccl_timeout"),
     # gloo/transport/tcp/pair.cc handleListening
     ("training", "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:732] accept: Too many open files", "nccl_error"),
 

@@ -10,8 +10,9 @@ exceptions; NIXL; Mooncake's transfer engine; RCCL. The category follows LABELS.
 peer -> nccl_remote_peer; completion errors, unreachable routes, set-up and registration failures -> nccl_error (port
 events -> ib_link); CUDA failures inside the transport -> nccl_cuda_error (a named cause keeps its CUDA category);
 timeouts of a transfer -> nccl_timeout; the caller's own misuse or configuration -> nccl_user_error. Benign siblings
-are the INFO/WARN/DEBUG notices, capability probes and fall-backs of the same libraries. Hosts, ids, paths and numbers
-are made up. No line is a copy of a corpus line (checked below without printing any).
+are the INFO/WARN/DEBUG notices, capability probes and fall-backs of the same libraries. Every case is also checked
+behind the prefixes launchers add (torchrun, Ray, pdsh, mpirun --tag-output). Hosts, ids, paths and numbers are made
+up. No line is a copy of a corpus line (checked below without printing any).
 """
 
 from __future__ import annotations
@@ -523,6 +524,21 @@ def test_format_is_classified(classifier: Classifier, source: str, line: str, ca
     found = classifier.classify(line, source)
     assert found is not None, line
     assert found.category == category, (found.rule_id, line)
+
+
+# How launchers and wrappers put a process's line on the page: torchrun's rank tag, Ray's worker tag, pdsh's host
+# tag, Open MPI's --tag-output
+WRAPPER_PREFIXES: list[str] = ["[rank3]: ", "(RayWorkerWrapper pid=4410) ", "gpu-k7: ", "[1,3]<stderr>:"]
+
+
+@pytest.mark.parametrize("prefix", WRAPPER_PREFIXES)
+def test_format_keeps_its_category_behind_each_wrapper(classifier: Classifier, prefix: str) -> None:
+    """No F7 rule anchors too hard: every format and benign sibling reads the same behind a launcher's prefix."""
+    wrong = [(line, found and found.rule_id) for source, line, category in FORMATS
+             if (found := classifier.classify(prefix + line, source)) is None or found.category != category]
+    wrong += [(line, found.rule_id) for source, line in BENIGN
+              if (found := classifier.classify(prefix + line, source)) is not None]
+    assert not wrong, wrong
 
 
 @pytest.mark.parametrize(("source", "line"), BENIGN)

@@ -187,6 +187,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ("training", "libfabric:30412:1731012345::efa:cq:efa_show_help():91<warn> This error is detected locally. The peer is reachable by the EFA device but libfabric failed to complete a handshake, which indicates the error is likely due to the peer process no longer being present.", "nccl_remote_peer"),
     # prov/efa/src/efa_strerror.c: INVALID_PKT_TYPE_ZCPY_RX (peers of different libfabric versions / settings)
     ("training", "libfabric:30412:1731012345::efa:cq:efa_show_help():97<warn> This error is detected locally. Please consider matching the local and remote libfabric versions, or turning off the zero-copy recv feature by setting FI_EFA_USE_ZCPY_RX=0 in the environment", "nccl_user_error"),
+    # libfabric src/hmem.c: the CUDA interface itself failed on a GPU node (GPUDirect RDMA off): no probe
+    ("training", "libfabric:30412:1731012345::core:core:ofi_hmem_init():418<warn> Failed to initialize hmem iface FI_HMEM_CUDA: No such device", "nccl_error"),
     # prov/efa/src/efa_mr.c
     ("training", "libfabric:30412:1731012345::efa:mr:efa_mr_reg_ibv_mr():541<warn> Unable to register MR of 2097152 bytes: Bad address, ibv_reg_mr returned 14", "nccl_error"),
     # prov/verbs: VRB_WARN_ERRNO ("<fn>: <strerror> (<errno>)")

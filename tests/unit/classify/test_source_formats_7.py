@@ -381,6 +381,16 @@ FORMATS: list[tuple[str, str, str]] = [
     ("nccl", "gpu-k7:48211:48300 [2] /opt/rccl/src/transport/p2p.cc:310 NCCL WARN Cuda failure 'invalid device context'", "nccl_cuda_error"),
     # rccl src/include/checks.h
     ("nccl", "gpu-k7:48211:48300 [2] NCCL WARN HIP failure 'hipErrorPeerAccessUnsupported'", "nccl_cuda_error"),
+    # rccl src/misc/msccl/msccl_parser.cc: the job's MSCCL algorithm XML is rejected (ncclInvalidUsage)
+    ("nccl", "gpu-k7:48211:48211 [0] msccl_parser.cc:161 NCCL WARN MSCCL: ngpus set in the MSCCL algo (16) doesn't match the communicator ngpus (8)", "nccl_user_error"),
+    # rccl msccl_parser.cc
+    ("nccl", "gpu-k7:48211:48211 [0] NCCL WARN MSCCL: protocol LL64 is not supported.", "nccl_user_error"),
+    # rccl msccl_setup.cc mscclLoadAlgo
+    ("nccl", "gpu-k7:48211:48211 [0] msccl_setup.cc:58 NCCL WARN MSCCL: MSCCL_MAX_NUM_ALGOS (64) limit reached", "nccl_user_error"),
+    # rccl msccl_parser.cc
+    ("nccl", "gpu-k7:48211:48211 [0] NCCL WARN MSCCL: too many thread blocks are requested. Max thread blocks: 108", "nccl_user_error"),
+    # rccl msccl_setup.cc: an internal inconsistency (ncclInternalError)
+    ("nccl", "gpu-k7:48211:48211 [0] msccl_setup.cc:301 NCCL WARN MSCCL: something went wrong. Max allowed count is 0", "nccl_error"),
     # rccl src/transport/net_ib.cc (shared with NCCL)
     ("nccl", "gpu-k7:48211:48300 [2] NCCL WARN NET/IB : Got completion from peer 10.8.3.40<41002> with error 12, opcode 0, len 0, vendor err 129 (Send)", "nccl_error"),
 ]
@@ -498,6 +508,8 @@ BENIGN: list[tuple[str, str]] = [
     ("nccl", "gpu-k7:48211:48211 [0] init.cc:2124 NCCL WARN MSCCL++: Cannot enable MSCCL++ on gfx90a:sramecc+:xnack- architecture"),
     # rccl src/rccl_wrap.cc: tuning table for the arch missing, defaults used
     ("nccl", "gpu-k7:48211:48211 [0] rccl_wrap.cc:412 NCCL WARN LL cutoff points not detected for a supported arch gfx942"),
+    # rccl msccl_parser.cc: an algorithm wants more channels than the communicator has (a warning, loading goes on)
+    ("nccl", "gpu-k7:48211:48211 [0] msccl_parser.cc:233 NCCL WARN MSCCL: number of desired channels (32) is more than possible ones (16)"),
     # RCCL / MSCCL: INFO
     ("nccl", "gpu-k7:48211:48211 [0] NCCL INFO MSCCL: Initialization finished, localSize 8"),
     # SHARP INFO

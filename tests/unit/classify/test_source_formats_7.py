@@ -376,6 +376,14 @@ FORMATS: list[tuple[str, str, str]] = [
     # mooncake-transfer-engine/src/transfer_metadata_plugin.cpp: the handshake with the peer failed
     ("training", "E1108 03:04:05.667844  4410 transfer_metadata_plugin.cpp:655] SocketHandShakePlugin: connect()10.8.3.40:12001: Connection refused [111]", "nccl_remote_peer"),
 
+    # ---- NVIDIA SHARP (libsharp_coll, under the NCCL SHARP plugin / CollNet)
+    # libsharp_coll with a host-only log prefix
+    ("training", "[gpu-b7-12] ERROR sharp_get_job_data_len failed: Job error(-35)", "nccl_error"),
+    # libsharp_coll
+    ("training", "[gpu-b7-12] ERROR SHArP Job init error: No reservation", "nccl_error"),
+    # the caller's report (sharp_coll_strerror)
+    ("training", "sharp_coll_init failed: Cannot create SHARP job", "nccl_error"),
+
     # ---- RCCL / MSCCL (ROCm)
     # rccl src/include/checks.h CUDACHECK in HIP builds
     ("nccl", "gpu-k7:48211:48300 [2] /opt/rccl/src/transport/p2p.cc:310 NCCL WARN Cuda failure 'invalid device context'", "nccl_cuda_error"),

@@ -280,6 +280,12 @@ FORMATS: list[tuple[str, str, str]] = [
     # ULFM (ompi/errhandler) MPI_ERR_PROC_FAILED: a peer process died
     ("training", "[gpu-k7:48211] *** MPI_ERR_PROC_FAILED: Process Failure", "nccl_remote_peer"),
 
+    # MPICH ch4 OFI netmod (Cray MPICH, Intel MPI) MPIDI_OFI_ERR: a completion error with the CXI return code
+    ("training", "MPIDI_OFI_handle_cq_error(1062): OFI poll failed (ofi_events.c:1064:MPIDI_OFI_handle_cq_error:Input/output error - UNDELIVERABLE)", "nccl_error"),
+    # MPICH ch4 OFI netmod: fi_getinfo found no provider
+    ("training", "MPIDI_OFI_mpi_init_hook(1512): OFI addrinfo() failed (ofi_init.c:1512:MPIDI_OFI_mpi_init_hook:No data available)", "nccl_error"),
+    # MPICH ch4 OFI netmod: fi_endpoint failed
+    ("training", "MPIDI_OFI_create_endpoint(2210): OFI endpoint open failed (ofi_init.c:2210:MPIDI_OFI_create_endpoint:Invalid argument)", "nccl_error"),
     # ---- Gloo (facebookincubator/gloo) via PyTorch ProcessGroupGloo
     # gloo/transport/tcp/pair.cc GLOO_ENFORCE_LE in prepareRead: sizes differ between ranks
     ("training", "RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/pair.cc:446] op.preamble.length <= op.nbytes. 8773632 vs 8386560", "nccl_user_error"),

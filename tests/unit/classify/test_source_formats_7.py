@@ -144,6 +144,13 @@ FORMATS: list[tuple[str, str, str]] = [
     # ucxx python/ucxx/_lib/libucxx.pyx
     ("training", "ucxx._lib.libucxx.UCXConnectionResetError: Connection reset by remote peer", "nccl_remote_peer"),
 
+    # ---- librdmacm (rdma-core) calls as connection-manager users report them
+    ("training", "rdma_connect failed: Input/output error", "nccl_error"),
+    # librdmacm: address resolution through an interface without RDMA
+    ("training", "rdma_resolve_addr returned -1: No such device", "nccl_error"),
+    # librdmacm: the queue pair of the CM id could not be created
+    ("training", "rdma_create_qp failed: Cannot allocate memory", "nccl_error"),
+
     # ---- UCC (openucx/ucc) component loggers
     # core/ucc_team.c
     ("training", f"{_U}        ucc_team.c:294  UCC  ERROR No CL teams were created", "nccl_error"),

@@ -667,8 +667,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ("training", "UCX  ERROR   Input/output error", "nccl_error"),
     # ucx-py ucp/_libs/exceptions (ucs_status_string UCS_ERR_ENDPOINT_TIMEOUT)
     ("training", "UCXError: <ENDPOINT_TIMEOUT>: Endpoint timeout", "nccl_error"),
-    # ucx-py
-    ("training", "ucp.exceptions.UCXConnectionReset: Connection reset by remote peer", "nccl_error"),
+    # ucx-py (F7: UCS_ERR_CONNECTION_RESET names the peer, nccl_remote_peer)
+    ("training", "ucp.exceptions.UCXConnectionReset: Connection reset by remote peer", "nccl_remote_peer"),
     # libfabric prov/efa/src/rdm/efa_rdm_pke.c efa_strerror
     ("training", "libfabric:4412:1712411021::efa:cq:efa_rdm_pke_handle_tx_error():315<warn> err: 5, message: Input/output error (5) prov_errno: 4101 Unreachable remote (4101)", "nccl_error"),
     # libfabric prov/efa

@@ -54,8 +54,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ('training', 'RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 1800000ms for recv operation to complete', 'nccl_timeout'),
     # gloo: third_party/gloo/gloo/transport/tcp/unbound_buffer.cc
     ('training', 'RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:137] Timed out waiting 1800000ms for send operation to complete', 'nccl_timeout'),
-    # gloo: third_party/gloo/gloo/transport/tcp/pair.cc
-    ('training', 'RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:799] connect [10.1.2.5]:61122: Connection refused', 'nccl_error'),
+    # gloo: third_party/gloo/gloo/transport/tcp/pair.cc (F7: a refused connect names the peer, nccl_remote_peer)
+    ('training', 'RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:799] connect [10.1.2.5]:61122: Connection refused', 'nccl_remote_peer'),
     # gloo: torch/csrc/distributed/c10d/ProcessGroupGloo.cpp
     ('training', '[E601 10:11:14.000003 ProcessGroupGloo.cpp:144] Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error', 'nccl_error'),
     # deepspeed: deepspeed/launcher/launch.py

@@ -112,6 +112,22 @@ FORMATS: list[tuple[str, str, str]] = [
     ('kernel', 'NVRM: GPU1 kflcnWaitForHaltRiscv_GA102: Timeout waiting for RISC-V to halt', 'gpu_driver_error'),
     # nvrm: src/nvidia/src/kernel/gpu/sec2 SEC2 falcon halted
     ('kernel', 'NVRM: GPU1 SEC2 halted, falcon exception 0x4', 'gpu_gsp_error'),
+    # nvrm: kernel_gsp.c _kgspLogXid119 banner (older releases)
+    ('kernel', 'NVRM: GPU1 _kgspLogXid119: ********************************* GSP Failure **********************************', 'gpu_gsp_timeout'),
+    # nvrm: gpu/gpu.c gpuPowerManagementEnter (GSP unload at suspend)
+    ('kernel', 'NVRM: GPU0 gpuPowerManagementEnter: GSP unload failed at suspend: 0x65', 'gpu_gsp_error'),
+    # nvrm: kernel_rc watchdog (krcWatchdog)
+    ('kernel', 'NVRM: GPU0 krcWatchdog_IMPL: RC watchdog: GPU is probably locked!  Notify Timeout Seconds: 7', 'gpu_xid_other'),
+    # nvrm: nv-pci.c nv_pci_validate_bars (BAR0)
+    ('kernel', 'NVRM: BAR0 is 0M @ 0x0 (PCI:0000:4c:00.0)', 'gpu_driver_init'),
+    # nvrm: osinit.c osInitNvMapping
+    ('kernel', 'NVRM: osInitNvMapping: *** Cannot attach gpu', 'gpu_driver_init'),
+    # nvrm: NVLink fatal error text (Xid 74 body)
+    ('kernel', 'NVRM: NVLink: fatal error detected on link 3(0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0)', 'gpu_nvlink'),
+    # nvidia-installer: ui_error (module load)
+    ('system', 'ERROR: Unable to load the kernel module \'nvidia.ko\'.  This happens most frequently when this kernel module was built against the wrong or improperly configured kernel sources, with a version of gcc that differs from the one used to build the target kernel.', 'gpu_driver_init'),
+    # nvidia-installer: ui_error (Secure Boot)
+    ('system', 'ERROR: The kernel module failed to load. Secure boot is enabled on this system, so this is likely because it was not signed by a key that is trusted by the kernel.', 'gpu_driver_init'),
     # ---------------------------------------------------------------- NVIDIA kernel driver: errors, OS layer, lost GPU
     # nvrm: utils/nvassert.c
     ('kernel', 'NVRM: nvAssertOkFailedNoLog: Assertion failed: GPU lost from the bus [NV_ERR_GPU_IS_LOST] (0x0000000F) returned from intrServiceStallSingle @ intr.c:1120', 'gpu_fallen_off_bus'),
@@ -168,6 +184,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ('system', 'Detected 212 CRC FLIT NvLink errors on GPU 3\'s NVLink which exceeds threshold of 100', 'gpu_nvlink'),
     # dcgm: dcgm_errors.h DCGM_FR_SXID_ERROR
     ('system', 'Detected fatal NvSwitch SXID 20034', 'gpu_nvlink'),
+    # cuda runtime: cudaErrorSystemNotReady (Fabric Manager not running on an NVSwitch system)
+    ('training', 'RuntimeError: CUDA error: system not yet initialized', 'cuda_driver_init'),
     # ---------------------------------------------------------------- GPUDirect modules: nvidia-peermem, nv_peer_mem, nvidia-fs
     # nvidia-peermem: kernel-open/nvidia-peermem/nvidia-peermem.c peer_err (nv_mem_client_init)
     ('kernel', 'nvidia-peermem nv_mem_client_init:512 nv_mem_client_init -- error while registering traditional client', 'gpu_driver_init'),
@@ -232,6 +250,14 @@ FORMATS: list[tuple[str, str, str]] = [
     ('system', 'time="2026-03-04T05:06:07Z" level=error msg="failed to create NVIDIA Container Runtime: failed to construct OCI spec modifier: failed to construct CDI modifier: failed to get CDI specs"', 'gpu_container_init'),
     # systemd: nvidia-cdi-refresh.service (toolkit 1.18)
     ('system', 'Mar 04 05:06:07 gpu-r17 systemd[1]: Failed to start nvidia-cdi-refresh.service - Refresh NVIDIA CDI specification file.', 'gpu_container_init'),
+    # libnvidia-container: NVML refused the container's request
+    ('system', 'nvidia-container-cli: initialization error: nvml error: insufficient permissions: unknown', 'gpu_container_init'),
+    # nvidia-container-toolkit: createRuntime hook (nvidia-cdi-hook create-symlinks) through runc
+    ('system', 'Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running createRuntime hook #1: exit status 1, stdout: , stderr: time="2026-03-04T05:06:07Z" level=error msg="failed to create link [libcuda.so.1 /usr/lib64/libcuda.so]: failed to check if link exists: unexpected link target: libcuda.so.1"', 'gpu_container_init'),
+    # crun: nvidia-cdi-hook
+    ('system', 'Error: crun: error executing hook `/usr/bin/nvidia-cdi-hook` (exit code: 1): OCI runtime error', 'gpu_container_init'),
+    # containerd: CDI injection (toolkit's OCI spec modifier)
+    ('system', 'Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: could not apply required modification to OCI specification: error modifying OCI spec: failed to inject CDI devices: unresolvable CDI devices management.nvidia.com/gpu=all: unknown', 'gpu_container_init'),
     # ---------------------------------------------------------------- k8s device plugin, kubelet, GPU Operator
     # k8s-device-plugin: internal/rm/health.go
     ('system', 'I0304 05:06:07.101010       1 health.go:159] XidCriticalError: Xid=79 on Device=GPU-51d2b6f1-1b3c-4f2e-9a55-4c0e8d7a2b90; marking device as unhealthy.', 'gpu_device_unhealthy'),
@@ -258,6 +284,12 @@ FORMATS: list[tuple[str, str, str]] = [
     ('system', '60 or more retired pages have been detected in GPU 1.', 'gpu_memory_ecc'),
     # dcgm: dcgm_errors.h DCGM_FR_ROW_REMAP_FAILURE
     ('system', 'GPU 4 had a row remapping failure.', 'gpu_memory_ecc'),
+    # dcgm: dcgm_errors.h DCGM_FR_PCI_REPLAY_RATE (a corrected link event: no node action)
+    ('system', 'Detected more than 8 PCIe replays per minute for GPU 2 : 14', 'pcie_aer'),
+    # nvidia-smi -q: retired pages pending
+    ('system', '        Pending Page Blacklist            : Yes', 'gpu_memory_ecc'),
+    # nvidia-smi -q: row remapper
+    ('system', '        Remapping Failure Occurred        : Yes', 'gpu_memory_ecc'),
     # dcgm: dcgm_errors.h DCGM_FR_XID_ERROR
     ('system', 'Detected XID 48 for GPU 7', 'gpu_memory_ecc'),
     # dcgm: dcgm_errors.h DCGM_FR_CORRUPT_INFOROM
@@ -297,6 +329,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ('training', 'slurmstepd: error: Exceeded step memory limit at some point.', 'oom_killer'),
     # slurm: task/cgroup memory limit (older releases)
     ('training', 'slurmstepd: error: Exceeded job memory limit at some point.', 'oom_killer'),
+    # slurm: task/cgroup (singular wording)
+    ('training', 'slurmstepd: error: Detected 1 oom_kill event in StepId=4411.batch. Some of your processes may have been killed by the cgroup out-of-memory handler.', 'oom_killer'),
     # slurm: jobacct_gather/common/common_jag.c
     ('training', 'slurmstepd: error: StepId=550912.3 exceeded memory limit (52428800 > 41943040), being killed', 'oom_killer'),
     # slurm: srun step status
@@ -349,6 +383,10 @@ FORMATS: list[tuple[str, str, str]] = [
     ('training', 'slurmstepd: error: pyxis: failed to import docker image', 'gpu_container_init'),
     # pyxis: pyxis_slurmstepd.c (container filesystem)
     ('training', 'slurmstepd: error: pyxis: failed to create container filesystem', 'gpu_container_init'),
+    # pyxis: pyxis_slurmstepd.c child_wait (the enroot child)
+    ('training', 'slurmstepd: error: pyxis: child 4410 failed with error code: 1', 'gpu_container_init'),
+    # pyxis: pyxis_slurmstepd.c task_init_privileged
+    ('training', 'slurmstepd: error: pyxis: couldn\'t join mount namespace: Operation not permitted', 'gpu_container_init'),
     # slurm: src/common/plugstack.c (required SPANK plugin failed)
     ('training', 'slurmstepd: error: spank: required plugin spank_pyxis.so: task_init() failed with rc=-1', 'gpu_container_init'),
     # enroot: enroot hooks (98-nvidia.sh through pyxis)
@@ -378,6 +416,10 @@ FORMATS: list[tuple[str, str, str]] = [
     ('system', 's3fs[7721]: s3fs.cpp:s3fs_read(2311): failed to read file(/ckpt/step_900.pt). result=-5', 'storage_remote_fs'),
     # s3fs: src/s3fs.cpp s3fs_check_service (mount time)
     ('system', 's3fs: Failed to check bucket and directory for mount point : Service Unavailable(host=https://s3.us-east-2.amazonaws.com)', 'storage_remote_fs'),
+    # s3fs: syslog form of RequestPerform
+    ('system', 's3fs[7721]: curl.cpp:RequestPerform(2461): HTTP response code 500, returning EIO.', 'storage_remote_fs'),
+    # gcsfuse: jacobsa/fuse error log through gcsfuse's logger
+    ('system', 'time="04/03/2026 05:06:07.123456" severity=ERROR message="fuse: *fuseops.ReadFileOp error: input/output error"', 'storage_remote_fs'),
     # s3fs: critical log level
     ('system', '2026-03-04T05:06:07.123Z [CRT] s3fs_cred.cpp:CheckIAMCredentialUpdate(1521): IAM Access Token refresh failed', 'storage_remote_fs'),
     # gcsfuse: internal/logger (text format)
@@ -396,6 +438,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ('system', 'blobfuse2[6110]: LOG_ERR [block_blob.go (927)]: BlockBlob::ReadBuffer : Failed to download blob ckpt/step_900.pt [GET https://acct.blob.core.windows.net/ckpt/step_900.pt RESPONSE 503]', 'storage_remote_fs'),
     # blobfuse2: component/file_cache
     ('system', 'blobfuse2[6110]: LOG_ERR [file_cache.go (1201)]: FileCache::FlushFile : Failed to upload file ckpt/step_900.pt [context deadline exceeded]', 'storage_remote_fs'),
+    # blobfuse2: component/azstorage
+    ('system', 'blobfuse2[6110]: LOG_ERR [azstorage.go (512)]: AzStorage::WriteFromFile : Failed to upload blob ckpt/step_900.pt [context deadline exceeded]', 'storage_remote_fs'),
     # ---------------------------------------------------------------- GPUDirect Storage (cuFile)
     # libcufile: cufile.log
     ('training', '[pid=4410 tid=4410] ERROR  cufio-fs:611 Failed to register file, unsupported file system', 'storage_io'),
@@ -403,6 +447,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ('training', 'RuntimeError: cuFile error at: /opt/kvikio/cpp/src/file_handle.cpp:121: CU_FILE_INTERNAL_ERROR (5030)', 'storage_io'),
     # libcufile: cuFileBufRegister
     ('training', 'cuFileBufRegister failed: GPU memory pinning failed', 'storage_io'),
+    # libcufile: cuFileHandleRegister without the nvidia-fs module
+    ('training', 'cuFileHandleRegister error: nvidia-fs driver is not loaded', 'storage_io'),
     # ---------------------------------------------------------------- Lustre / LNet
     # lustre: lustre/ptlrpc/import.c
     ('kernel', 'Lustre: lfs01-MDT0000-mdc-ffff8d3b4a1c2000: Connection to lfs01-MDT0000 (at 10.21.0.11@o2ib4) was lost; in progress operations using this service will wait for recovery to complete', 'storage_remote_fs'),
@@ -416,6 +462,12 @@ FORMATS: list[tuple[str, str, str]] = [
     ('kernel', 'LNetError: 8801:0:(lib-move.c:4018:lnet_handle_find_routed_path()) no route to 10.21.0.14@o2ib4 from <?>', 'storage_remote_fs'),
     # mount.lustre: lustre/utils/mount_lustre.c
     ('system', 'mount.lustre: mount 10.21.0.11@o2ib4:/lfs01 at /lustre failed: Input/output error', 'storage_remote_fs'),
+    # lustre: lustre/ldlm/ldlm_request.c ldlm_expired_completion_wait
+    ('kernel', 'LustreError: 4411:0:(ldlm_request.c:147:ldlm_expired_completion_wait()) ### lock timed out (enqueued at 1772600000, 300s ago), entering recovery for lfs01-MDT0000_UUID@10.21.0.11@o2ib4 ns: lfs01-MDT0000-mdc-ffff8d3b lock: ffff8d3b00001111/0x1 lrc: 4/1,0 mode: --/PR', 'storage_remote_fs'),
+    # lnet: o2iblnd_cb.c kiblnd_check_txs_locked
+    ('kernel', 'LNet: 4411:0:(o2iblnd_cb.c:3353:kiblnd_check_txs_locked()) Timed out tx: active_txs(WSQ:100), 8 seconds', 'storage_remote_fs'),
+    # lnet: lnet/lnet/peer.c health recovery
+    ('kernel', 'LNetError: 4411:0:(peer.c:3724:lnet_peer_ni_add_to_recoveryq_locked()) lpni 10.21.0.14@o2ib4 added to recovery queue. Health = 900', 'storage_remote_fs'),
     # ---------------------------------------------------------------- GPFS / Storage Scale, Weka, BeeGFS
     # gpfs: mmfs.log
     ('system', '2026-03-04_05:06:07.123+0000: [E] The TCP connection to IP address 10.30.0.5 gpfs-n05 <c0n4> (socket 81) state is unexpected: state=1 ca_state=4 snd_cwnd=1 snd_ssthresh=2 unacked=3 probes=0 backoff=7 retransmits=7 rto=120000000 rcv_ssthresh=1047392 rtt=221 rttvar=129 sacked=0 retrans=1 reordering=3 lost=3', 'storage_remote_fs'),
@@ -425,6 +477,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ('system', 'Mar  4 05:06:07 gpu-r17 mmfs[4455]: [E] Node 10.30.0.17 (gpu-r17) is being expelled because of an expired lease.', 'storage_remote_fs'),
     # gpfs: error log entry (mmfs syslog)
     ('system', 'mmfs: Error=MMFS_PHOENIX, ID=0xAB429E38, Tag=7712601: Reason code 668 Failure Reason Lost membership in cluster gpfs-prod.', 'storage_remote_fs'),
+    # gpfs: mmfs.log (open failure)
+    ('system', '2026-03-04_05:06:07.123+0000: [E] Failed to open gpfs01.', 'storage_remote_fs'),
     # weka: wekafs kernel client
     ('kernel', 'wekafs: fs01: IO to backend timed out, retrying', 'storage_remote_fs'),
     # weka: mount helper
@@ -433,6 +487,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ('kernel', 'beegfs: beegfs-client: mount(2) system call failed: Connection refused', 'storage_remote_fs'),
     # beegfs: client log (MessagingTk)
     ('kernel', 'beegfs: Worker1 [Messaging (RPC)] >> Communication error: Node: stor03 [ID: 103]; Error: Receive timed out from: stor03 @ 10.40.0.3:8003', 'storage_remote_fs'),
+    # beegfs: systemd unit of the client
+    ('system', 'Failed to start beegfs-client.service - Start BeeGFS Client.', 'storage_remote_fs'),
     # ---------------------------------------------------------------- NFS client
     # nfs: fs/nfs (older wording)
     ('kernel', 'nfs: server fs-07 not responding, timed out', 'storage_remote_fs'),
@@ -448,6 +504,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ('system', 'mount.nfs: Connection timed out for fs-07:/export/ckpt on /mnt/ckpt', 'storage_remote_fs'),
     # sunrpc: net/sunrpc/xprtsock.c
     ('kernel', 'xs_tcp_setup_socket: connect returned unhandled error -107', 'storage_remote_fs'),
+    # nfs: fs/lockd/clntproc.c
+    ('kernel', 'lockd: server fs-11 not responding, still trying', 'storage_remote_fs'),
     # nfs: stale handle seen by the job
     ('training', "OSError: [Errno 116] Stale file handle: '/mnt/ckpt/run-17/step_900'", 'storage_remote_fs'),
 ]
@@ -472,6 +530,11 @@ BENIGN: list[tuple[str, str]] = [
     ('kernel', 'NVRM: Persistence mode is deprecated and will be removed in a future release. Please use nvidia-persistenced instead.'),
     # nvrm: platform request handler (notebook thermal ACPI)
     ('kernel', 'NVRM: GPU0 PlatformRequestHandler failed to get target temp from SBIOS'),
+    # nvrm: kernel_gsp.c RPC debug dump (context of the Xid 119 headline)
+    ('kernel', 'NVRM: GPU1 GSP RPC buffer contains function 76 (GSP_RM_CONTROL) and data 0x0000000020801348 0x0000000000000410.'),
+    ('kernel', 'NVRM: GPU1 RPC history (CPU -> GSP):'),
+    # nvidia-uvm: load notice
+    ('kernel', 'nvidia-uvm: Loaded the UVM driver, major device number 510.'),
     # kernel: module taint notice for out-of-tree nvidia modules
     ('kernel', 'nvidia_peermem: module verification failed: signature and/or required key missing - tainting kernel'),
     # kernel: out-of-tree module notice
@@ -504,9 +567,13 @@ BENIGN: list[tuple[str, str]] = [
     ('system', 'Overall Health: Healthy'),
     ('system', '| Memory                    | Pass - All                                     |'),
     ('system', '2026-03-04 05:06:07.123 INFO  [4410:4410] Host engine listening on port 5555'),
+    # dcgmi: the host engine is not running (monitoring, not the GPU)
+    ('system', 'Error: Unable to connect to host engine. Host engine connection invalid/disconnected.'),
     # nvidia-smi: reset success and persistence notice
     ('system', 'GPU 00000000:A1:00.0 was successfully reset.'),
     ('system', 'Enabled persistence mode for GPU 00000000:A1:00.0.'),
+    # nvidia-smi -r refused while processes use the GPU (an operator's request, not a fault)
+    ('system', 'GPU 00000000:4C:00.0: Unable to reset this GPU because it\'s being used by some other process (e.g. CUDA application, graphics application like X server, monitoring application like other instance of nvidia-smi). Please first kill all processes using this GPU and all compute applications running in the system.'),
     # slurm: time limit and user cancels
     ('training', 'slurmstepd: error: *** JOB 550915 ON gpu-r17 CANCELLED AT 2026-03-04T05:06:07 DUE TO TIME LIMIT ***'),
     ('training', 'slurmstepd: error: *** STEP 550915.0 ON gpu-r17 CANCELLED AT 2026-03-04T05:06:07 ***'),
@@ -518,6 +585,11 @@ BENIGN: list[tuple[str, str]] = [
     ('system', 'slurmd[3311]: gres/gpu: _normalize_gres_conf: Capturing autodetected gpu info'),
     ('system', 'slurmstepd: debug:  task/cgroup: _memcg_initialize: job: alloc=65536MB mem.limit=65536MB memsw.limit=unlimited'),
     ('system', '550915.0          python        gpu    lab-a        96  COMPLETED      0:0'),
+    ('system', '550916            train.sh      gpu    lab-a        96  CANCELLED+      0:0'),
+    ('system', '550918            train.sh      gpu    lab-a        96   PREEMPTED      0:0'),
+    # pyxis: debug note and log-dump header
+    ('training', 'slurmstepd: debug:  pyxis: user_init() failed with rc=-1; postponing error for now, will report later'),
+    ('training', 'slurmstepd: error: pyxis: printing contents of log file ...'),
     # pyxis: progress lines
     ('training', 'pyxis: importing docker image: nvcr.io#nvidia/pytorch:25.01-py3'),
     ('training', 'pyxis: creating container filesystem: pytorch'),
@@ -527,6 +599,8 @@ BENIGN: list[tuple[str, str]] = [
     # s3fs: info lines
     ('system', '2026-03-04T05:06:07.123Z [INF] curl.cpp:RequestPerform(2461): HTTP response code 200'),
     ('system', 's3fs[7721]: s3fs.cpp:s3fs_init(3493): init v1.94(commit:unknown) with OpenSSL, credential-library(built-in)'),
+    ('system', '2026-03-04T05:06:07.123Z [INF] curl.cpp:RequestPerform(2519): HTTP response code 404 was returned, returning ENOENT'),
+    ('system', '2026-03-04T05:06:07.123Z [WAN] s3fs.cpp:s3fs_check_service(3700): Failed to connect by sigv4, so retry to connect by signature version 2.'),
     # gcsfuse: info lines
     ('system', 'time="04/03/2026 05:06:07.123456" severity=INFO message="File system has been successfully mounted."'),
     ('system', '{"timestamp":{"seconds":1772600767,"nanos":1},"severity":"INFO","message":"Start gcsfuse/2.5.0 (Go version go1.23.0) for app \\"\\" using mount point: /mnt/gcs"}'),
@@ -537,6 +611,7 @@ BENIGN: list[tuple[str, str]] = [
     ('system', 'blobfuse2[6110]: LOG_CRIT [mount.go (432)]: Logging level set to : LOG_WARNING'),
     # cuFile: compat-mode notices
     ('training', '[pid=4410 tid=4410] NOTICE  cufio-drv:720 running in compatible mode'),
+    ('training', '[pid=4410 tid=4410] WARN  cufio-fs:441 dumping volume attributes: DEVNAME:/dev/nvme0n1,ID_FS_TYPE:ext4,ID_FS_USAGE:filesystem'),
     # lustre: recovery and info
     ('kernel', 'Lustre: lfs01-MDT0000-mdc-ffff8d3b4a1c2000: Connection restored to 10.21.0.11@o2ib4 (at 10.21.0.11@o2ib4)'),
     ('kernel', 'Lustre: Mounted lfs01-client'),
@@ -544,9 +619,11 @@ BENIGN: list[tuple[str, str]] = [
     # gpfs: notice lines
     ('system', '2026-03-04_05:06:07.123+0000: [N] Connecting to 10.30.0.5 gpfs-n05 <c0n4>'),
     ('system', '2026-03-04_05:06:07.123+0000: [I] Command: successful mount gpfs01'),
+    ('system', '2026-03-04_05:06:07.123+0000: [W] Unable to determine the NUMA node for GPU 3'),
     # nfs: recovery
     ('kernel', 'nfs: server fs-07 OK'),
     ('kernel', 'NFS: Registering the id_resolver key type'),
+    ('kernel', 'nfs: Deprecated parameter \'intr\''),
 ]
 
 # How syslog, journald, RFC5424, dmesg -T / -x and /dev/kmsg put a kernel line on the page

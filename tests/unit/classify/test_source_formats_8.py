@@ -102,16 +102,12 @@ FORMATS: list[tuple[str, str, str]] = [
     ('kernel', 'NVRM: GPU4 kgspHealthCheck_TU102: ****************************** GSP-CrashCat Report *******************************', 'gpu_gsp_error'),
     # nvrm: crashcat report (GSP task exception, Xid 120)
     ('kernel', 'NVRM: Xid (PCI:0000:4c:00): 120, pid=\'<unknown>\', name=<unknown>, GSP task exception: load access fault', 'gpu_gsp_error'),
-    # nvrm: kernel_gsp.c GSP RM crash
-    ('kernel', 'NVRM: GPU4 GSP RM has crashed, core dump saved', 'gpu_gsp_error'),
     # nvrm: rpc.c rpcRmApiControl_GSP (timeout status 0x65)
     ('kernel', 'NVRM: GPU2 rpcRmApiControl_GSP: GspRmControl failed: hClient=0xc1d00121; hObject=0x5c000003; cmd=0x20801702; paramsSize=0x8; paramsStatus=0x0; status=0x65', 'gpu_gsp_timeout'),
     # nvrm: gpu/falcon/arch/turing/kernel_falcon_tu102.c kflcnWaitForHalt_TU102
     ('kernel', 'NVRM: GPU1 kflcnWaitForHalt_TU102: Timeout waiting for Falcon to halt', 'gpu_driver_error'),
     # nvrm: gpu/falcon/arch/ampere/kernel_falcon_ga102.c kflcnWaitForHaltRiscv_GA102
     ('kernel', 'NVRM: GPU1 kflcnWaitForHaltRiscv_GA102: Timeout waiting for RISC-V to halt', 'gpu_driver_error'),
-    # nvrm: src/nvidia/src/kernel/gpu/sec2 SEC2 falcon halted
-    ('kernel', 'NVRM: GPU1 SEC2 halted, falcon exception 0x4', 'gpu_gsp_error'),
     # nvrm: kernel_gsp.c _kgspLogXid119 banner (older releases)
     ('kernel', 'NVRM: GPU1 _kgspLogXid119: ********************************* GSP Failure **********************************', 'gpu_gsp_timeout'),
     # nvrm: gpu/gpu.c gpuPowerManagementEnter (GSP unload at suspend)
@@ -160,24 +156,20 @@ FORMATS: list[tuple[str, str, str]] = [
     # ---------------------------------------------------------------- NVLink, NVSwitch, Fabric Manager
     # nvrm: gpu/nvlink/kernel_nvlink.c knvlinkCoreShutdownDeviceLinks
     ('kernel', 'NVRM: GPU2 knvlinkCoreShutdownDeviceLinks_IMPL: Failed to shutdown links, status 0x3', 'gpu_nvlink'),
-    # nvrm: gpu/nvlink/kernel_nvlink.c (training)
-    ('kernel', 'NVRM: GPU2 knvlinkTrainLinksToActive_IMPL: link 11 training failed', 'gpu_nvlink'),
     # nvswitch: src/common/nvswitch (SXid)
     ('kernel', 'nvidia-nvswitch3: SXid (PCI:0000:85:00.0): 24007, Fatal, Link 40 sourcetrack timeout error (First)', 'gpu_nvlink'),
-    # nvswitch: SXid non-fatal
+    # nvswitch: SXid non-fatal (action none)
     ('kernel', 'nvidia-nvswitch1: SXid (PCI:0000:07:00.0): 12028, Non-fatal, Link 09 egress non-posted PRIV error (First)', 'gpu_nvlink'),
     # nvswitch: kernel-open/nvidia/linux_nvswitch.c nvswitch_probe
     ('kernel', 'nvidia-nvswitch2: Failed to initialize device : -5', 'gpu_nvlink'),
     # fabricmanager: nv-fabricmanager log (fabricmanager.log) NVSwitch fatal error
     ('system', '[Mar 04 2026 05:06:07] [ERROR] [tid 4412] detected NVSwitch fatal error 20034 on fid 0 on NVSwitch pci bus id 00000000:86:00.0 physical id 0x3 port 33', 'gpu_nvlink'),
-    # fabricmanager: nv-fabricmanager log, link training
-    ('system', '[Mar 04 2026 05:06:07] [ERROR] [tid 4412] NVLink training failed for GPU physical id 4 link 7', 'gpu_nvlink'),
-    # fabricmanager: nv-fabricmanager log, start failure
-    ('system', '[Mar 04 2026 05:06:07] [ERROR] [tid 4412] fabric manager failed to configure the NVSwitch fabric', 'gpu_nvlink'),
+    # fabricmanager: nv-fabricmanager log, non-fatal SXid (action none)
+    ('system', '[Mar 04 2026 05:06:07] [ERROR] [tid 4412] detected NVSwitch non-fatal error 12028 on fid 0 on NVSwitch pci bus id 00000000:07:00.0 physical id 1 port 12', 'gpu_nvlink'),
+    # fabricmanager: nv-fabricmanager log, topology check at start
+    ('system', '[Mar 04 2026 05:06:07] [ERROR] [tid 4412] detected number of NVSwitches don\'t match with any supported system topology, aborting fabric manager', 'gpu_nvlink'),
     # systemd: nvidia-fabricmanager.service result
     ('system', 'Mar 04 05:06:07 gpu-r17 systemd[1]: nvidia-fabricmanager.service: Failed with result \'exit-code\'.', 'gpu_nvlink'),
-    # nvrm: GPU fabric probe (Hopper+ NVSwitch systems)
-    ('kernel', 'NVRM: GPU 0000:4c:00.0: GPU fabric probe failed, status 0x3', 'gpu_nvlink'),
     # dcgm: dcgm_errors.h DCGM_FR_NVLINK_DOWN
     ('system', 'GPU 6\'s NvLink link 14 is currently down', 'gpu_nvlink'),
     # dcgm: dcgm_errors.h DCGM_FR_NVLINK_ERROR_THRESHOLD
@@ -433,7 +425,7 @@ FORMATS: list[tuple[str, str, str]] = [
     # mountpoint-s3: mountpoint-s3/src/cli.rs
     ('system', 'Error: Failed to create S3 client', 'storage_remote_fs'),
     # mountpoint-s3: mountpoint-s3/src/cli.rs (daemon did not come up)
-    ('system', 'Error: Timeout while waiting for mount process to be ready', 'storage_remote_fs'),
+    ('system', 'Error: Timeout after 30 seconds while waiting for mount process to be ready', 'storage_remote_fs'),
     # blobfuse2: common/log (syslog)
     ('system', 'blobfuse2[6110]: LOG_ERR [block_blob.go (927)]: BlockBlob::ReadBuffer : Failed to download blob ckpt/step_900.pt [GET https://acct.blob.core.windows.net/ckpt/step_900.pt RESPONSE 503]', 'storage_remote_fs'),
     # blobfuse2: component/file_cache
@@ -479,10 +471,10 @@ FORMATS: list[tuple[str, str, str]] = [
     ('system', 'mmfs: Error=MMFS_PHOENIX, ID=0xAB429E38, Tag=7712601: Reason code 668 Failure Reason Lost membership in cluster gpfs-prod.', 'storage_remote_fs'),
     # gpfs: mmfs.log (open failure)
     ('system', '2026-03-04_05:06:07.123+0000: [E] Failed to open gpfs01.', 'storage_remote_fs'),
-    # weka: wekafs kernel client
-    ('kernel', 'wekafs: fs01: IO to backend timed out, retrying', 'storage_remote_fs'),
-    # weka: mount helper
-    ('system', 'mount.wekafs: mount failed: Connection timed out', 'storage_remote_fs'),
+    # weka: wekafsio kernel client (all frontends lost)
+    ('kernel', 'wekafsio: ALL FEs down', 'storage_remote_fs'),
+    # weka: wekafsgw kernel gateway
+    ('kernel', 'wekafsgw: FE was down', 'storage_remote_fs'),
     # beegfs: client_module (kernel)
     ('kernel', 'beegfs: beegfs-client: mount(2) system call failed: Connection refused', 'storage_remote_fs'),
     # beegfs: client log (MessagingTk)
@@ -545,6 +537,8 @@ BENIGN: list[tuple[str, str]] = [
     ('kernel', 'nvidia-nvswitch: Probing device 0000:86:00.0, Vendor Id = 0x10de, Device Id = 0x22a3, Class = 0x068000'),
     # fabricmanager: success
     ('system', '[Mar 04 2026 05:06:07] [INFO] [tid 4412] Successfully configured all the available NVSwitches to route GPU NVLink traffic. NVLink Peer-to-Peer support will be enabled once the GPUs are successfully registered with the NVLink fabric.'),
+    # fabricmanager: info line
+    ('system', '[Mar 04 2026 05:06:07] [INFO] [tid 1803] Received an inband message'),
     # fabricmanager: start banner
     ('system', 'Mar 04 05:06:07 gpu-r17 nv-fabricmanager[4412]: Connected to 1 node.'),
     # libnvidia-container: I/W lines

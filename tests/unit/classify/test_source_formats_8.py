@@ -238,6 +238,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ('system', 'Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=3', 'gpu_container_init'),
     # nvidia-ctk: cmd/nvidia-ctk/cdi/generate (logrus)
     ('system', 'time="2026-03-04T05:06:07Z" level=error msg="failed to generate CDI spec: failed to create device CDI specs: failed to initialize NVML: ERROR_LIBRARY_NOT_FOUND"', 'gpu_container_init'),
+    # nvidia-container-runtime: runtime.go (no low-level runtime on the node)
+    ('system', 'time="2026-03-04T05:06:07Z" level=error msg="failed to create NVIDIA Container Runtime: error constructing low-level runtime: error locating runtime: no runtime binary found from candidate list: [runc crun]"', 'gpu_container_init'),
     # nvidia-container-runtime: cmd/nvidia-container-runtime (logrus)
     ('system', 'time="2026-03-04T05:06:07Z" level=error msg="failed to create NVIDIA Container Runtime: failed to construct OCI spec modifier: failed to construct CDI modifier: failed to get CDI specs"', 'gpu_container_init'),
     # systemd: nvidia-cdi-refresh.service (toolkit 1.18)
@@ -265,6 +267,14 @@ FORMATS: list[tuple[str, str, str]] = [
     ('system', 'time="2026-03-04T05:06:07Z" level=error msg="driver is not ready: error validating driver: exit status 9"', 'gpu_driver_init'),
     # gpu-driver-container: nvidia-driver script
     ('system', 'nvidia-driver-ctr: Could not unload NVIDIA driver kernel modules, driver is in use', 'gpu_driver_init'),
+    # gpu-driver-container: nvidia-driver _unload_driver
+    ('system', 'nvidia-driver-ctr: Could not stop NVIDIA fabric manager daemon', 'gpu_driver_init'),
+    # gpu-driver-container: nvidia-driver reload_nvidia_peermem
+    ('system', 'nvidia-peermem-ctr: failed to load nvidia-peermem module', 'gpu_driver_init'),
+    # gpu-driver-container: nvidia-driver probe_nvidia_peermem (liveness probe output)
+    ('system', 'nvidia-peermem module is not loaded', 'gpu_driver_init'),
+    # gpu-driver-container: nvidia-driver _find_vgpu_driver_version
+    ('system', 'cannot find match for compatible vgpu driver from available list, please check /var/log/vgpu-util.log for more details...', 'gpu_driver_init'),
     # gpu-operator: driver DaemonSet pod status
     ('system', 'gpu-operator   nvidia-driver-daemonset-5c2x9   0/1   Init:CrashLoopBackOff   11   44m', 'gpu_driver_init'),
     # ---------------------------------------------------------------- DCGM, nvidia-smi, persistenced
@@ -359,8 +369,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ('system', '   State=DOWN+DRAIN ThreadsPerCore=2 Reason=Prolog error [slurm@2026-03-04T05:06:07]', 'process_exit_nonzero'),
     # slurm: slurmctld prolog_slurmctld (src/slurmctld/prolog.c)
     ('system', '[2026-03-04T05:06:07.123] error: prolog_slurmctld JobId=550912 prolog exit status 1:0', 'process_exit_nonzero'),
-    # slurm: slurmctld node_mgr.c _node_config_validate (GRES count)
-    ('system', '[2026-03-04T05:06:07.123] error: _node_config_validate: gres/gpu: Count reported by node gpu-r17 (7) is lower than configured (8)', 'gpu_unavailable'),
+    # slurm: slurmctld node_mgr.c validate_node_specs with the reason from interfaces/gres.c _node_config_validate
+    ('system', '[2026-03-04T05:06:07.123] error: Setting node gpu-r17 state to INVALID with reason:gres/gpu count reported lower than configured (7 < 8)', 'gpu_unavailable'),
     # slurm: scontrol show node drain reason (GRES count)
     ('system', '   Reason=gres/gpu count reported lower than configured (7 < 8) [slurm@2026-03-04T05:06:07]', 'gpu_unavailable'),
     # slurm: gpu/nvml plugin (src/plugins/gpu/nvml/gpu_nvml.c)
@@ -385,6 +395,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ('training', 'slurmstepd: error: pyxis:     [ERROR] /etc/enroot/hooks.d/98-nvidia.sh exited with return code 1', 'gpu_container_init'),
     # enroot: nvidia hook calling libnvidia-container
     ('training', 'slurmstepd: error: pyxis:     nvidia-container-cli: initialization error: nvml error: driver not loaded', 'gpu_container_init'),
+    # enroot: src/common.sh common::curl (registry answer while importing through pyxis)
+    ('training', 'slurmstepd: error: pyxis:     [ERROR] URL https://nvcr.io/v2/nvidia/pytorch/manifests/25.01-py3 returned error code: 401 Unauthorized', 'gpu_container_init'),
     # enroot: src/bundle / runtime (missing nvidia-container-cli)
     ('training', '[ERROR] Command not found: nvidia-container-cli, see https://github.com/NVIDIA/libnvidia-container', 'gpu_container_init'),
     # ---------------------------------------------------------------- FUSE, s3fs, gcsfuse, mountpoint-s3, blobfuse2
@@ -557,6 +569,12 @@ BENIGN: list[tuple[str, str]] = [
     ('system', 'Warning  FailedScheduling  2m  default-scheduler  0/16 nodes are available: 16 Insufficient nvidia.com/gpu.'),
     # gpu-operator validator: retry while waiting
     ('system', 'time="2026-03-04T05:06:07Z" level=info msg="Waiting for driver container to be ready, retrying after 5 seconds"'),
+    # gpu-driver-container: progress and probe notes
+    ('system', 'MOFED drivers are not ready, skipping probe to avoid container restarts...'),
+    ('system', 'waiting for mellanox ofed and nvidia drivers to be installed'),
+    ('system', 'successfully loaded nvidia-peermem module, now waiting for signal'),
+    ('system', 'Unloading NVIDIA driver kernel modules...'),
+    ('system', 'cannot find vgpu devices on host, pleae check /var/log/vgpu-util.log for more details...'),
     # dcgm: health pass and info
     ('system', 'Overall Health: Healthy'),
     ('system', '| Memory                    | Pass - All                                     |'),

@@ -135,6 +135,16 @@ FORMATS: list[tuple[str, str, str]] = [
     ('kernel', 'NVRM: os_pci_init_handle: invalid context!', 'gpu_driver_error'),
     # nvrm: os-interface.c os_schedule
     ('kernel', 'NVRM: os_schedule: Attempted to yield the CPU while in atomic or interrupt context', 'gpu_driver_error'),
+    # nvrm: os-interface.c os_flush_work_queue (format string without the space)
+    ('kernel', 'NVRM: os_flush_work_queue: attempted to execute passivework from an atomic or interrupt context.', 'gpu_driver_error'),
+    # nvrm: os-interface.c os_map_kernel_space
+    ('kernel', 'NVRM: os_map_kernel_space: can\'t map 0xfa000000, invalid context!', 'gpu_driver_error'),
+    # nvrm: os-interface.c os_map_kernel_space
+    ('kernel', 'NVRM: os_map_kernel_space: won\'t map address 0x0 UC!', 'gpu_driver_error'),
+    # nvrm: os-interface.c os_queue_work_item
+    ('kernel', 'NVRM: queue is not enabled', 'gpu_driver_error'),
+    # nvrm: os-interface.c os_alloc_mutex
+    ('kernel', 'NVRM: failed to allocate mutex!', 'gpu_driver_error'),
     # nvrm: kernel-open/nvidia/nv-vm.c nv_alloc_system_pages
     ('kernel', 'NVRM: VM: nv_alloc_system_pages: failed to allocate memory', 'gpu_driver_error'),
     # nvrm: kernel-open/nvidia/os-mlock.c os_lock_user_pages
@@ -539,6 +549,8 @@ BENIGN: list[tuple[str, str]] = [
     ('kernel', 'NVRM: GPU1 RPC history (CPU -> GSP):'),
     # nvidia-uvm: load notice
     ('kernel', 'nvidia-uvm: Loaded the UVM driver, major device number 510.'),
+    # nvrm: os-interface.c os_dbg_set_level
+    ('kernel', 'NVRM: Changing debuglevel from 0xffffffff to 0x2'),
     # kernel: module taint notice for out-of-tree nvidia modules
     ('kernel', 'nvidia_peermem: module verification failed: signature and/or required key missing - tainting kernel'),
     # kernel: out-of-tree module notice

@@ -603,6 +603,12 @@ BENIGN: list[tuple[str, str]] = [
     ('training', 'slurmstepd: error: *** STEP 550915.0 ON gpu-r17 CANCELLED AT 2026-03-04T05:06:07 ***'),
     ('training', 'srun: Job step aborted: Waiting up to 32 seconds for job step to finish.'),
     ('training', 'srun: forcing job termination'),
+    # slurm: preemption / requeue banners (the scheduler's decision, not a fault)
+    ('training', 'slurmstepd: error: *** JOB 550920 ON gpu-r17 CANCELLED AT 2026-03-04T05:06:07 DUE TO PREEMPTION ***'),
+    ('training', 'slurmstepd: error: *** STEP 550920.0 ON gpu-r17 CANCELLED AT 2026-03-04T05:06:07 DUE TO JOB REQUEUE ***'),
+    # slurm: srun retries and allocation refusals
+    ('training', 'srun: Job 550920 step creation temporarily disabled, retrying (Requested nodes are busy)'),
+    ('training', 'srun: error: Unable to allocate resources: Requested node configuration is not available'),
     ('training', 'srun: error: gpu-r17: task 2: Exited with exit code 0'),
     # slurm: debug/verbose lines
     ('system', 'slurmd[3311]: debug:  [job 550912] attempting to run prolog [/etc/slurm/prolog.d/10-gpu.sh]'),
@@ -640,10 +646,14 @@ BENIGN: list[tuple[str, str]] = [
     ('kernel', 'Lustre: lfs01-MDT0000-mdc-ffff8d3b4a1c2000: Connection restored to 10.21.0.11@o2ib4 (at 10.21.0.11@o2ib4)'),
     ('kernel', 'Lustre: Mounted lfs01-client'),
     ('kernel', 'LNet: Added LNI 10.21.0.17@o2ib4 [8/256/0/180]'),
+    ('kernel', 'Lustre: MGC10.21.0.11@o2ib4: Connection restored to 10.21.0.11@o2ib4 (at 10.21.0.11@o2ib4)'),
     # gpfs: notice lines
     ('system', '2026-03-04_05:06:07.123+0000: [N] Connecting to 10.30.0.5 gpfs-n05 <c0n4>'),
     ('system', '2026-03-04_05:06:07.123+0000: [I] Command: successful mount gpfs01'),
     ('system', '2026-03-04_05:06:07.123+0000: [W] Unable to determine the NUMA node for GPU 3'),
+    ('system', '2026-03-04_05:06:07.123+0000: [N] Node 10.30.0.5 (gpfs-n05) lease renewal is overdue. Pinging to check if it is alive'),
+    # beegfs: mount notice
+    ('kernel', 'beegfs: Mounted BeeGFS: /mnt/beegfs'),
     # nfs: recovery
     ('kernel', 'nfs: server fs-07 OK'),
     ('kernel', 'NFS: Registering the id_resolver key type'),

@@ -283,6 +283,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ('system', 'nvidia-peermem-ctr: failed to load nvidia-peermem module', 'gpu_driver_init'),
     # gpu-driver-container: nvidia-driver probe_nvidia_peermem (liveness probe output)
     ('system', 'nvidia-peermem module is not loaded', 'gpu_driver_init'),
+    # kubelet: the same probe output in a pod event
+    ('system', 'Warning  Unhealthy  2m (x9 over 6m)  kubelet  Startup probe failed: nvidia-peermem module is not loaded', 'gpu_driver_init'),
     # gpu-driver-container: nvidia-driver _find_vgpu_driver_version
     ('system', 'cannot find match for compatible vgpu driver from available list, please check /var/log/vgpu-util.log for more details...', 'gpu_driver_init'),
     # gpu-operator: driver DaemonSet pod status
@@ -446,6 +448,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ('system', '2026-03-04T05:06:07.123456Z  WARN mountpoint_s3::fuse: read failed with errno 5: get request failed: get object request failed: Client error: Unknown response error: 503 Service Unavailable', 'storage_remote_fs'),
     # mountpoint-s3: mountpoint-s3/src/cli.rs
     ('system', 'Error: Failed to create S3 client', 'storage_remote_fs'),
+    # mountpoint-s3: the same error through journald
+    ('system', 'Mar 04 05:06:07 gpu-r17 mount-s3[8812]: Error: Failed to create S3 client', 'storage_remote_fs'),
     # mountpoint-s3: mountpoint-s3/src/cli.rs (daemon did not come up)
     ('system', 'Error: Timeout after 30 seconds while waiting for mount process to be ready', 'storage_remote_fs'),
     # blobfuse2: common/log (syslog)

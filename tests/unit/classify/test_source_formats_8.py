@@ -705,9 +705,12 @@ def test_look_alike_stays_benign(classifier: Classifier, source: str, line: str)
     "slurmstepd: error: pyxis: failed to import docker image",
     "slurmd[3311]: error: [job 550912] prolog failed status=1:0",
     "srun: error: Node failure on gpu-r17",
+    "nvidia-peermem nv_mem_get_pages:398 error -22 while calling nvidia_p2p_get_pages()",
+    "Detected more than 8 PCIe replays per minute for GPU 2 : 14",
 ])
 def test_a_recoverable_condition_takes_no_node(classifier: Classifier, line: str) -> None:
-    """Non-fatal fabric notices, image imports and Slurm's own node handling take no node away alone."""
+    """Non-fatal fabric notices, image imports, Slurm's own node handling, one failed GPUDirect registration and
+    PCIe replays take no node away alone."""
     found = classifier.classify(line, "system")
     assert found is not None
     assert found.action in {"none", "restart_app"}

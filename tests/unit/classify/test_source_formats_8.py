@@ -297,7 +297,37 @@ FORMATS: list[tuple[str, str, str]] = [
     # dcgm: dcgm_errors.h DCGM_FR_RETIRED_PAGES_LIMIT
     ('system', '60 or more retired pages have been detected in GPU 1.', 'gpu_memory_ecc'),
     # dcgm: dcgm_errors.h DCGM_FR_ROW_REMAP_FAILURE
-    ('system', 'GPU 4 had a row remapping failure.', 'gpu_memory_ecc'),
+    ('system', 'GPU 4 had uncorrectable memory errors and row remapping failed.', 'gpu_memory_ecc'),
+    # dcgm: dcgm_errors.h DCGM_FR_UNCORRECTABLE_ROW_REMAP
+    ('system', 'GPU 4 had uncorrectable memory errors and 2 rows were remapped', 'gpu_memory_ecc'),
+    # dcgm: dcgm_errors.h DCGM_FR_DBE_PENDING_PAGE_RETIREMENTS
+    ('system', 'Pending page retirements together with a DBE were detected on GPU 3.', 'gpu_memory_ecc'),
+    # dcgm: dcgm_errors.h DCGM_FR_UNCONTAINED_ERROR
+    ('system', 'GPU had an uncontained error (XID 95)', 'gpu_memory_ecc'),
+    # dcgm: dcgm_errors.h DCGM_FR_CUDA_DBE
+    ('system', 'CUDA APIs have indicated that a double-bit ECC error has occured on GPU 5.', 'gpu_memory_ecc'),
+    # dcgm: dcgm_errors.h DCGM_FR_FAULTY_MEMORY
+    ('system', 'Found 3 faulty memory elements on GPU 4', 'gpu_memory_ecc'),
+    # dcgm: dcgm_errors.h DCGM_FR_DBE_VIOLATION (field tag)
+    ('system', 'Detected 2 ecc_dbe_volatile_total for GPU 6', 'gpu_memory_ecc'),
+    # dcgm: dcgm_errors.h DCGM_FR_SBE_VIOLATION (corrected: action none)
+    ('system', 'Detected 1 ecc_sbe_volatile_total for GPU 6', 'gpu_memory_ecc'),
+    # dcgm: dcgm_errors.h DCGM_FR_MEMORY_MISMATCH
+    ('system', 'A memory mismatch was detected on GPU 2, but no error was reported by CUDA or NVML.', 'gpu_device_unhealthy'),
+    # dcgm: dcgm_errors.h DCGM_FR_MEMORY_BANDWIDTH
+    ('system', 'GPU 5 only achieved a memory bandwidth of 812.40 GB/s, failing to meet 1500.00 GB/s for test 0', 'gpu_device_unhealthy'),
+    # dcgm: dcgm_errors.h DCGM_FR_PCIE_GENERATION
+    ('system', 'GPU 6 is running at PCI link generation 3, which is below the minimum allowed link generation of 4 (parameter \'pcie.min_pci_generation\')', 'gpu_device_unhealthy'),
+    # dcgm: dcgm_errors.h DCGM_FR_LOW_BANDWIDTH
+    ('system', 'Bandwidth of GPU 4 in direction d2h of 6.12 did not exceed minimum required bandwidth of 20.00.', 'gpu_device_unhealthy'),
+    # dcgm: dcgm_errors.h DCGM_FR_NVSWITCH_DOWN
+    ('system', 'NvSwitch physical ID 2\'s NvLink port 17 is currently down.', 'gpu_nvlink'),
+    # dcgm: dcgm_errors.h DCGM_FR_NVSWITCH_EXPECTED_NVLINKS_UP
+    ('system', 'NvSwitch 1 - Only 60 NvLinks are up out of the expected 64', 'gpu_nvlink'),
+    # dcgm: dcgm_errors.h DCGM_FR_PCIE_H_REPLAY_VIOLATION (corrected: action none)
+    ('system', 'GPU 2 host-side PCIe replay violation, see dmesg for more information', 'pcie_aer'),
+    # dcgm: dcgm_errors.h DCGM_FR_PCIE_REPLAY_THRESHOLD_VIOLATION (field tag; action none)
+    ('system', 'Detected 14 pcie_replay_counter for GPU 3 which is above the threshold 8', 'pcie_aer'),
     # dcgm: dcgm_errors.h DCGM_FR_PCI_REPLAY_RATE (a corrected link event: no node action)
     ('system', 'Detected more than 8 PCIe replays per minute for GPU 2 : 14', 'pcie_aer'),
     # nvidia-smi -q: retired pages pending
@@ -597,6 +627,12 @@ BENIGN: list[tuple[str, str]] = [
     ('system', '2026-03-04 05:06:07.123 INFO  [4410:4410] Host engine listening on port 5555'),
     # dcgmi: the host engine is not running (monitoring, not the GPU)
     ('system', 'Error: Unable to connect to host engine. Host engine connection invalid/disconnected.'),
+    # dcgm: dcgm_errors.h advisory / skip reasons
+    ('system', "Could not connect to the host engine: 'Host engine connection invalid/disconnected'"),
+    ('system', 'Persistence mode for GPU 0 is disabled.'),
+    ("system", "Found CUDA performance-limiting environment variable 'CUDA_LAUNCH_BLOCKING'."),
+    ('system', 'Test was aborted early due to user signal'),
+    ('system', 'The Memory test is skipped for this GPU.'),
     # nvidia-smi: reset success and persistence notice
     ('system', 'GPU 00000000:A1:00.0 was successfully reset.'),
     ('system', 'Enabled persistence mode for GPU 00000000:A1:00.0.'),
@@ -707,10 +743,12 @@ def test_look_alike_stays_benign(classifier: Classifier, source: str, line: str)
     "srun: error: Node failure on gpu-r17",
     "nvidia-peermem nv_mem_get_pages:398 error -22 while calling nvidia_p2p_get_pages()",
     "Detected more than 8 PCIe replays per minute for GPU 2 : 14",
+    "Detected 14 pcie_replay_counter for GPU 3 which is above the threshold 8",
+    "Detected 1 ecc_sbe_volatile_total for GPU 6",
 ])
 def test_a_recoverable_condition_takes_no_node(classifier: Classifier, line: str) -> None:
-    """Non-fatal fabric notices, image imports, Slurm's own node handling, one failed GPUDirect registration and
-    PCIe replays take no node away alone."""
+    """Non-fatal fabric notices, image imports, Slurm's own node handling, one failed GPUDirect registration, PCIe
+    replays and corrected ECC counts take no node away alone."""
     found = classifier.classify(line, "system")
     assert found is not None
     assert found.action in {"none", "restart_app"}

@@ -147,25 +147,21 @@ FORMATS: list[tuple[str, str, str]] = [
     ('kernel', 'NVRM: failed to allocate mutex!', 'gpu_driver_error'),
     # nvrm: kernel-open/nvidia/nv-vm.c nv_alloc_system_pages
     ('kernel', 'NVRM: VM: nv_alloc_system_pages: failed to allocate memory', 'gpu_driver_error'),
-    # nvrm: kernel-open/nvidia/os-mlock.c os_lock_user_pages
-    ('kernel', 'NVRM: os_lock_user_pages: failed to get user pages', 'gpu_driver_error'),
     # nvrm: thread_state.c _threadNodeCheckTimeout
     ('kernel', 'NVRM: GPU6 _threadNodeCheckTimeout: API_GPU_ATTACHED_SANITY_CHECK failed!', 'gpu_driver_error'),
     # nvrm: nv.c (older releases)
     ('kernel', 'NVRM: The NVIDIA GPU 0000:a1:00.0 (PCI ID: 10de:2331) installed in this system has fallen off the bus and is not responding to commands.', 'gpu_fallen_off_bus'),
     # nvrm: gpu.c gpuSanityCheck / osHandleGpuLost
     ('kernel', 'NVRM: GPU 0000:a1:00.0: GPU has fallen off the bus.', 'gpu_fallen_off_bus'),
-    # nvrm: osHandleGpuLost (nv.c)
-    ('kernel', 'NVRM: GPU at PCI:0000:a1:00: GPU-51d2b6f1-1b3c-4f2e-9a55-4c0e8d7a2b90 has fallen off the bus.', 'gpu_fallen_off_bus'),
     # nvrm: Xid 79 text
     ('kernel', 'NVRM: Xid (PCI:0000:c7:00): 79, pid=\'<unknown>\', name=<unknown>, GPU has fallen off the bus.', 'gpu_fallen_off_bus'),
     # nvrm: uvm: kernel-open/nvidia-uvm/uvm_gpu.c
     ('kernel', 'nvidia-uvm: uvm encountered global fatal error 0x60, requiring os reboot to recover.', 'gpu_driver_error'),
     # nvrm: nvidia-modeset: kernel-open/nvidia-modeset
-    ('kernel', 'nvidia-modeset: ERROR: GPU:1: Failed to allocate display resources', 'gpu_driver_error'),
+    ('kernel', 'nvidia-modeset: ERROR: GPU:1: Error while waiting for GPU progress: 0x0000c67d:0 2:0:4048:4040', 'gpu_driver_error'),
     # ---------------------------------------------------------------- NVLink, NVSwitch, Fabric Manager
-    # nvrm: gpu/nvlink/kernel_nvlink.c knvlinkCoreShutdownDeviceLinks
-    ('kernel', 'NVRM: GPU2 knvlinkCoreShutdownDeviceLinks_IMPL: Failed to shutdown links, status 0x3', 'gpu_nvlink'),
+    # nvrm: gpu/nvlink/kernel_nvlink.c (link shutdown before an XVE reset)
+    ('kernel', 'NVRM: GPU2 knvlinkPrepareForXVEReset_IMPL: failed to shutdown links on GPU2 while preparing XVE reset: Timeout (0x65)', 'gpu_nvlink'),
     # nvswitch: src/common/nvswitch (SXid)
     ('kernel', 'nvidia-nvswitch3: SXid (PCI:0000:85:00.0): 24007, Fatal, Link 40 sourcetrack timeout error (First)', 'gpu_nvlink'),
     # nvswitch: SXid non-fatal (action none)
@@ -572,6 +568,9 @@ BENIGN: list[tuple[str, str]] = [
     ('kernel', 'NVRM: GPU6 kfspDumpDebugState_GH100: NV_PFSP_FALCON_COMMON_SCRATCH_GROUP_2(0) = 0x0'),
     # nvrm: kernel_gsp.c (info)
     ('kernel', 'NVRM: GPU0 GSP RM init completed, GSP firmware version 570.86.15'),
+    # nvrm: the GPU identification lines printed before an Xid headline (context)
+    ('kernel', 'NVRM: GPU at PCI:0000:a1:00: GPU-51d2b6f1-1b3c-4f2e-9a55-4c0e8d7a2b90'),
+    ('kernel', 'NVRM: GPU Board Serial Number: 1650221002311'),
     # nvrm: crash dump notice (context of the headline)
     ('kernel', '[ 8812.331207] NVRM: A GPU crash dump has been created. If possible, please run'),
     # nvrm: nv.c persistence notice
@@ -591,6 +590,9 @@ BENIGN: list[tuple[str, str]] = [
     ('kernel', 'nvidia: loading out-of-tree module taints kernel.'),
     # nvidia-peermem: load notice (older releases)
     ('kernel', 'nvidia-peermem nv_mem_client_init:470 INFO: nvidia-peermem loaded'),
+    # nvrm: kernel_nvlink.c link teardown at driver unload / re-init (routine)
+    ('kernel', 'NVRM: knvlinkCoreShutdownDeviceLinks_IMPL: Need to shutdown all links unilaterally for GPU0'),
+    ('kernel', 'nvidia-nvlink: Nvlink Core is being initialized, major device number 509'),
     # nvswitch: linux_nvswitch.c probe banner
     ('kernel', 'nvidia-nvswitch: Probing device 0000:86:00.0, Vendor Id = 0x10de, Device Id = 0x22a3, Class = 0x068000'),
     # fabricmanager: success

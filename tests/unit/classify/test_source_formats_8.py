@@ -53,8 +53,6 @@ FORMATS: list[tuple[str, str, str]] = [
     ('kernel', 'NVRM: GPU0 kfspPollForResponse_IMPL: FSP command timed out', 'gpu_driver_init'),
     # nvrm: gpu/fsp/arch/hopper/kern_fsp_gh100.c kfspSendBootCommands_GH100
     ('kernel', 'NVRM: GPU6 kfspSendBootCommands_GH100: FSP boot cmds failed. RM cannot boot.', 'gpu_driver_init'),
-    # nvrm: kern_fsp_gh100.c kfspWaitForSecureBoot_GH100
-    ('kernel', 'NVRM: GPU6 kfspWaitForSecureBoot_GH100: Timeout waiting for FSP secure boot to complete', 'gpu_driver_init'),
     # nvrm: kern_fsp.c kfspSendPacket
     ('kernel', 'NVRM: GPU6 kfspSendPacket_IMPL: Timed out waiting for FSP command queue to be empty.', 'gpu_driver_init'),
     # nvrm: kern_fsp.c kfspProcessNvdmMessage

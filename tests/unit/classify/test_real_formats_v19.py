@@ -158,7 +158,7 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
     ("training", "[gpu-n4:22011] *** Process received signal ***", "process_crash", "process.crash"),
     # Slurm cancel that names a node failure; systemd guard; NMI headline on one line
     ("system", "slurmstepd: error: *** STEP 90211.4 ON gpu-n17 CANCELLED AT 2026-01-02T03:04:05 DUE TO NODE "
-               "FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***", "process_killed", "process.killed"),
+               "FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***", "process_killed", "slurm.node_failure_step.f8"),
     ("kernel", "Uhhuh. NMI received for unknown reason 2d on CPU 3. Dazed and confused, but trying to continue",
      "hardware_mce", "host.nmi_hardware"),
 ]

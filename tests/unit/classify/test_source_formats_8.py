@@ -760,3 +760,20 @@ def test_no_line_is_a_copy_of_a_corpus_line() -> None:
     ours = {line.strip() for _s, line, _c in FORMATS} | {line.strip() for _s, line in BENIGN}
     clash = len(ours & corpus)  # a count only: corpus lines of held-out splits must never be printed
     assert clash == 0
+
+
+@pytest.mark.parametrize(("line", "action"), [
+    ('[Mar 04 2026 05:06:07] [ERROR] [tid 4412] detected NVSwitch fatal error 20034 on fid 0 on NVSwitch pci bus id '
+     '00000000:86:00.0 physical id 0x3 port 33', "reset_gpu"),
+    ("[Mar 04 2026 05:06:07] [ERROR] [tid 4412] detected number of NVSwitches don't match with any supported system "
+     "topology, aborting fabric manager", "reset_gpu"),
+    ('[Mar 04 2026 05:06:07] [ERROR] [tid 4412] detected NVSwitch non-fatal error 12028 on fid 0 on NVSwitch pci bus id '
+     '00000000:07:00.0 physical id 1 port 12', "none"),
+    ('[Mar 04 2026 05:06:07] [ERROR] [tid 4412] request to query NVSwitch device information from NVSwitch driver '
+     'failed with error: Invalid argument', "restart_app"),
+])
+def test_fabric_manager_takes_a_node_only_for_a_fatal_error(classifier: Classifier, line: str, action: str) -> None:
+    """A Fabric Manager ERROR line it carries on from never takes the node; a fatal one or its abort does."""
+    found = classifier.classify(line, "system")
+    assert found is not None and found.category == "gpu_nvlink"
+    assert found.action == action

@@ -360,7 +360,9 @@ FORMATS: list[tuple[str, str, str]] = [
     # src/nvidia/inc/kernel/core/prelude.h NV_ASSERT: nvAssertFailedNoLog: Assertion failed: %s @ %s:%d
     ("kernel", "[52001.000160] NVRM: nvAssertFailedNoLog: Assertion failed: pKernelBus->pReadToFlush != NULL @ kern_bus_gm107.c:1123", "gpu_driver_error"),
     # src/nvidia/inc/kernel/core/prelude.h NV_CHECK_OK: nvCheckOkFailedNoLog: Check failed: %s [%s] (0x%08x) returned from %s @ %s:%d
-    ("kernel", "[52001.000170] NVRM: nvCheckOkFailedNoLog: Check failed: Call timed out [NV_ERR_TIMEOUT] (0x00000065) returned from kgspWaitForRmInitDone(pGpu, pKernelGsp) @ kernel_gsp.c:2412", "gpu_driver_error"),
+    # (K25: kgspWaitForRmInitDone is a GSP-RM boot step of kgspInitRm, so the failed check is the GPU bring-up
+    # failing: gpu_driver_init by LABELS.md's GSP-RM boot convention, as the kgspPrepareForBootstrap form)
+    ("kernel", "[52001.000170] NVRM: nvCheckOkFailedNoLog: Check failed: Call timed out [NV_ERR_TIMEOUT] (0x00000065) returned from kgspWaitForRmInitDone(pGpu, pKernelGsp) @ kernel_gsp.c:2412", "gpu_driver_init"),
     # kernel-open/nvidia/nv-pci.c: NVRM: This PCI I/O region assigned to your NVIDIA device is invalid:
     ("kernel", "[52001.000180] NVRM: This PCI I/O region assigned to your NVIDIA device is invalid:", "gpu_driver_init"),
     # kernel-open/nvidia/nv.c: NVRM: GPU %s: GPU does not have the necessary power cables connected.

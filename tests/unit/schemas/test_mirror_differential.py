@@ -355,3 +355,25 @@ def test_a_big_integer_is_accepted_like_pydantic_does() -> None:
     """ClickHouse rejects it at insert (a ``sink`` dead letter), as before the mirror."""
     fast = check_same(_vote(attempt=2**70))
     assert fast is not None and fast.attempt == 2**70  # type: ignore[attr-defined]  # a mirror's field
+
+
+ALL_CASES = [*FAST_CASES.values(), *DECLINED_CASES.values()]
+
+
+@pytest.mark.parametrize("batch", [
+    list(FAST_CASES.values()),  # no escape, no 7 decimals anywhere: the one look says so for all
+    ALL_CASES,  # some hide long fractions: each value is looked at again
+    [DECLINED_CASES["seven fractional digits"], *FAST_CASES.values()],
+    [*FAST_CASES.values(), DECLINED_CASES["escaped digit in a time"]],
+    [_vote()[:-1], b'.1234567"}'],  # a separator never joins two values' digits into one time
+    [],
+], ids=["fast only", "all", "long fraction first", "escape last", "split fraction", "empty"])
+def test_decode_many_is_decode_of_each(batch: list[bytes]) -> None:
+    """The sink's batch decoding gives what per-message decoding gives, value by value."""
+    assert FAST.decode_many(batch) == [FAST.decode(raw) for raw in batch]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(ALL_CASES), max_size=12))
+def test_decode_many_is_decode_of_each_in_any_mix(batch: list[bytes]) -> None:
+    assert FAST.decode_many(batch) == [FAST.decode(raw) for raw in batch]

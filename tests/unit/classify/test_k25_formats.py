@@ -168,3 +168,14 @@ def test_no_format_line_is_a_copy_of_a_corpus_line() -> None:
     ours = {line.strip() for _s, line, *_rest in FORMATS} | {line.strip() for _s, line in BENIGN}
     clash = len(ours & corpus)  # a count only: corpus lines of held-out splits must never be printed
     assert clash == 0
+
+
+@pytest.mark.parametrize("line", [
+    "Mar 02 01:02:03 gpu-e7 nvidia-imex[4410]: [ERROR] Received import response from node id 6 with failure status 4",
+    "[ERROR] Failed to get new memory reference with rc: 5",
+])
+def test_an_imex_import_failure_takes_no_node(classifier: Classifier, line: str) -> None:
+    """The importing node prints it, and the failure may be its peer's: restart the job, take no node."""
+    found = classifier.classify(line, "system")
+    assert found is not None and found.category == "gpu_nvlink"
+    assert found.action == "restart_app"

@@ -143,8 +143,8 @@ around them (NCCL INFO, vLLM INFO/DEBUG, Megatron iteration lines, Slurm submit 
 warnings) (lines shared with any other split or with the format tests, or repeating one of them modulo numbers,
 were dropped).
 
-``holdout26`` is a twenty-sixth (107 lines from 75 sources in no other split, collected blind: labelled from
-LABELS.md and TAXONOMY.md before the classifier ran on it and without reading its rules, 53% benign hard
+``holdout26`` is a twenty-sixth (129 lines from 88 sources in no other split, collected blind: labelled from
+LABELS.md and TAXONOMY.md before the classifier ran on it and without reading its rules, 49% benign hard
 negatives), gathered on 2026-11-27 while ``holdout25`` was being fitted, from threads and pages the earlier
 collections had left alone: Kubernetes DRA-driver NCCL-test failures on GB200 cliques, NVIDIA container-toolkit and
 kubevirt device-plugin hook failures, NVSentinel DCGM Xid health events, JAX / XLA coordination-service and Grain

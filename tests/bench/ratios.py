@@ -274,14 +274,21 @@ def _wait_committed(kafka: object, group: str, ends: dict[tuple[str, int], int],
         consumer.close()
 
 
+SINK_STEADY_ROWS = 400_000
+"""Fewest rows the sink part sinks: its steady rate is taken between its first and last flush
+(20,000 rows each), and 100,000 rows give only four intervals, over which two runs of the same
+code differ by +-10% on this machine; 400,000 give nineteen."""
+
+
 def sink_ratio(rows: int) -> str:
     """The sink (Kafka -> chDB) against a bare insert of the same rows into the same chDB
-    (``tests/bench/sink_bench.py``: steady rate, bare row- and column-oriented inserts, CPU per row)."""
+    (``tests/bench/sink_bench.py``: steady rate, bare row- and column-oriented inserts, CPU per row),
+    on at least :data:`SINK_STEADY_ROWS` rows."""
     from sinks.clickhouse.sink import tune_gc_for_batches
     from tests.bench.sink_bench import bench
 
     tune_gc_for_batches()  # as `faultline sink` does
-    return "\n".join(bench(rows, "votes"))
+    return "\n".join(bench(max(rows, SINK_STEADY_ROWS), "votes"))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -167,3 +167,16 @@ def test_no_k26_rule_takes_a_node(classifier: Classifier) -> None:
     k26 = [rule for rule in classifier.kb.rules if rule.id.endswith(".k26")]
     assert len(k26) == 11
     assert all(rule.action in ("restart_app", "none") for rule in k26), [(r.id, r.action) for r in k26]
+
+
+@pytest.mark.parametrize(("line", "action"), [
+    ("[ 5120.114402] {2}[Hardware Error]:  section_type: PCIe error", "none"),
+    ("[Hardware Error]: section_type: PCIe error", "none"),
+    ("{2}[Hardware Error]:   aer_uncor_status: 0x00040000, aer_uncor_mask: 0x00400000", "reboot_node"),
+])
+def test_an_apei_pcie_section_line_alone_takes_no_node(classifier: Classifier, line: str, action: str) -> None:
+    """The section line of an APEI record does not say whether the error was corrected (the common case): it
+    counts against the node but takes it only with the record's non-zero uncorrectable status."""
+    found = classifier.classify(line, "kernel")
+    assert found is not None and found.category == "pcie_aer"
+    assert found.action == action

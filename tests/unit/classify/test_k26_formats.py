@@ -180,3 +180,11 @@ def test_an_apei_pcie_section_line_alone_takes_no_node(classifier: Classifier, l
     found = classifier.classify(line, "kernel")
     assert found is not None and found.category == "pcie_aer"
     assert found.action == action
+
+
+def test_an_ib_tool_that_cannot_stat_its_device_takes_no_node(classifier: Classifier) -> None:
+    """ibstat / ibstatus given a device that is not there (often a wrong name) take no node on their own word."""
+    found = classifier.classify("ibpanic: [4412] main: stat of IB device 'mlx5_7' failed: No such file or directory",
+                                "system")
+    assert found is not None and found.category == "ib_hca_fault"
+    assert found.action == "none"

@@ -188,3 +188,23 @@ def test_an_ib_tool_that_cannot_stat_its_device_takes_no_node(classifier: Classi
                                 "system")
     assert found is not None and found.category == "ib_hca_fault"
     assert found.action == "none"
+
+
+@pytest.mark.parametrize(("line", "action"), [
+    ("nvidia-nvswitch1: SXid (PCI:0000:05:00.0): 20034, Fatal, Link 12 LTSSM Fault Up", "reset_gpu"),
+    ("nvidia-nvswitch1: SXid (PCI:0000:05:00.0): 20034, Severity 5 Engine instance 12 Sub-engine instance 00", "none"),
+    ("nvidia-nvswitch1: SXid (PCI:0000:05:00.0): 19084, Non-fatal, Link 7 AN1 Heartbeat Timeout Error (First)", "none"),
+])
+def test_an_sxid_detail_line_takes_no_node_on_its_own(classifier: Classifier, line: str, action: str) -> None:
+    """The SXid headline says Fatal or Non-fatal; its Severity/Engine detail line counts but takes no node alone."""
+    found = classifier.classify(line, "kernel")
+    assert found is not None and found.category == "gpu_nvlink"
+    assert found.action == action
+
+
+def test_advice_about_running_out_of_memory_is_no_oom(classifier: Classifier) -> None:
+    """vLLM's start-up notice says what to do if memory runs out; nothing ran out."""
+    notice = ("(RayWorkerVllm pid=4410) INFO 03-02 01:02:03 model_runner.py:612] CUDA graphs can take additional 2~4 GiB "
+              "memory per GPU. If you are running out of memory, consider decreasing `gpu_memory_utilization`.")
+    assert classifier.classify(notice, "training") is None
+    assert classifier.classify("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB", "training")

@@ -157,7 +157,7 @@ MI100 host, and the everyday chatter around them (IMEX and DRA-driver INFO, HAMi
 torchtitan and NeMo logs, Ray and TF notices, JuiceFS access logs, NFS mount detail, AER detail lines) (lines
 shared with any other split or with the format tests, or repeating one of them modulo numbers, were dropped).
 
-``holdout27`` is a twenty-seventh (102 lines from 68 sources in no other split, collected blind: labelled from
+``holdout27`` is a twenty-seventh (101 lines from 67 sources in no other split (one line dropped after its measurement: a copy of a format-test line), collected blind: labelled from
 LABELS.md and TAXONOMY.md before the classifier ran on it and without reading its rules, 56% benign hard
 negatives), gathered on 2026-11-27 while ``holdout26`` was being fitted, from the few threads and pages the earlier
 collections had left alone: a B200 rank that could not acquire its GPU, NCCL unhandled CUDA errors (Cuda failure

@@ -82,16 +82,16 @@ def note_arrival(state: JobState, node: str | None, stamped_us: int, s: HangSett
     reports steps); it is taken back once its offset is estimated (``skew_us`` then corrects
     it) or the job's time comes within the tolerance of its reports (it was the others that
     came late). Mutates ``state``; O(1)."""
-    run = state.run
     if node is None:
         return
-    tolerance_us = seconds(s.skew_tolerance_s)
+    run = state.run
     if node not in run.node_seen_us:
-        if state.last_us is not None and stamped_us - state.last_us > tolerance_us and state.places(node):
+        if (state.last_us is not None and stamped_us - state.last_us > seconds(s.skew_tolerance_s)
+                and state.places(node)):
             run.ahead.add(node)
         return
-    if node in run.ahead and (len(run.offsets_s.get(node, ())) >= MIN_ESTIMATES or
-                              state.last_us is not None and run.node_seen_us[node] - state.last_us <= tolerance_us):
+    if node in run.ahead and (len(run.offsets_s.get(node, ())) >= MIN_ESTIMATES or state.last_us is not None
+                              and run.node_seen_us[node] - state.last_us <= seconds(s.skew_tolerance_s)):
         run.ahead.discard(node)
 
 

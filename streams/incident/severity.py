@@ -47,7 +47,10 @@ NETWORK_SYMPTOMS: Final = frozenset({"nccl_error", "nccl_timeout"})
 
 WEAK_JOB: Final = frozenset({"cuda_launch_failure", "process_crash"})
 """Job-blamed errors that peers print as a consequence ("unspecified launch failure" after a
-GPU fault, "terminate called" after an NCCL error): the job's own only when nothing else is there."""
+GPU fault, "terminate called" after an NCCL error): the job's own only when nothing else is there.
+A fault of these categories that the knowledge base blames on the node (CUDA's ``unknown error``,
+which a GPU that fell off the bus or a firmware timeout leaves the ranks of that node) is ranked by
+its blame and action like any node fault: contained when its action is ``restart_app``."""
 
 TIER_PRIMARY: Final = 0
 """An actionable infrastructure fault (blame node, network or storage; action takes something)."""
@@ -94,7 +97,7 @@ def tier_of(fault: Fault) -> int:
         return TIER_CASCADE
     if fault.category in NETWORK_SYMPTOMS:
         return TIER_SYMPTOM
-    if fault.category in WEAK_JOB:
+    if fault.category in WEAK_JOB and fault.blame == "job":
         return TIER_WEAK_JOB
     if fault.blame == "job":
         return TIER_JOB

@@ -93,6 +93,9 @@ CASES: list[tuple[str, str, str, str, str]] = [
     ("kernel", "[   84.300480] NVRM: GPU6 kgmmuCheckMemSubsysError_IMPL: Memory Subsystem Error detected. "
      "kbusSendSysmembarSingle failed.", "gpu_driver_error", "node", "reset_gpu"),
     ("training", "RuntimeError: No CUDA GPUs are available", "cuda_driver_init", "node", "reboot_node"),
+    # format: CUDA's cudaErrorUnknown names no cause in the job: the node's, contained
+    ("training", "RuntimeError: CUDA error: unknown error", "cuda_launch_failure", "node", "restart_app"),
+    ("training", "RuntimeError: CUDA error: unspecified launch failure", "cuda_launch_failure", "job", "restart_app"),
     # processes
     ("training", "ud_ep.c:496  Assertion `ctl->type == UCT_UD_PACKET_CREP' failed", "process_crash", "job", "restart_app"),
     ("system", "[2026-04-29T23:36:37.809] error: *** STEP 52222788.0 ON nid002888 CANCELLED AT 2026-04-29T23:36:37 "

@@ -267,6 +267,42 @@ def test_kernel_line_shipped_45_s_after_the_ranks_errors_still_only_replaces_the
     assert {i.category for i in incidents} == {"gpu_fallen_off_bus"}
 
 
+XID119 = ("[12021.551234] NVRM: Xid (PCI:0000:3b:00): 119, pid='<unknown>', name=<unknown>, "
+          "Timeout waiting for RPC from GSP! Expected function 76 (GSP_RM_CONTROL) (0x20800a4c 0x4).")
+CUDA_UNKNOWN = "RuntimeError: CUDA error: unknown error"
+
+
+def test_an_unknown_cuda_error_the_peers_nccl_errors_follow_is_no_network_restart() -> None:
+    """Seed 25 of the decision fleets: n1's GPU stops answering (Xid 119), its rank dies with
+    CUDA's `unknown error`, the peers print NCCL errors 10 s later, and the kernel line reaches the
+    pipeline ~6 minutes late. The unknown error is the node's (contained): the peers' errors are
+    its cascade, not a network fault to restart in place; the late Xid replaces n1 alone."""
+    ranks = [tline(201, "n1", 0, CUDA_UNKNOWN),
+             *[tline(211 + i, n, i + 1, NCCL_IB, source="nccl") for i, n in enumerate(("n2", "n3", "n4"))],
+             tline(215, "n1", 0, CHILD_FAILED)]
+    xid = kline(199, "n1", XID119)
+    timeline = sorted([*running_job(NODES, until=195), *gpu_samples(0, 800, "n2"), *ranks],
+                      key=lambda e: e.event_time)
+    late = at(199 + 380)
+    arrived = [e for e in timeline if e.event_time <= late] + [xid] + [e for e in timeline if e.event_time > late]
+    before, _ = run_lines([e for e in arrived if e is not xid], until=800, in_order=True)
+    assert not {d.action for d in before} & DESTRUCTIVE
+    out, incidents = run_lines(arrived, until=800, in_order=True)
+    assert acts(out) == [("replace_nodes", ("n1",), "single_node_error"),
+                         ("drain_reboot_nodes", ("n1",), "single_node_error")]
+    assert incidents[-1].category == "gpu_gsp_timeout" and incidents[-1].nodes == ("n1",)
+
+
+def test_an_unknown_cuda_error_in_two_attempts_is_not_the_jobs_own_bug() -> None:
+    """CUDA's `unknown error` names no cause in the job: twice in a row it never stops the job
+    (a job-blamed root cause would); it counts against the node instead."""
+    events = [*running_job(NODES, until=190), tline(195, "n2", 1, CUDA_UNKNOWN), tline(197, "n1", 0, CHILD_FAILED),
+              job("failed", 198), job("restarting", 300, attempt=1), *steps(400, 880),
+              tline(890, "n2", 1, CUDA_UNKNOWN, attempt=1), tline(892, "n1", 0, CHILD_FAILED, attempt=1)]
+    out = decide_lines(events, until=1000)
+    assert not {d.action for d in out} & (DESTRUCTIVE | {"resubmit_job"})
+
+
 def test_refused_lemon_drain_only_notifies_the_running_job_is_not_restarted() -> None:
     """D3 finding A: a lemon node's drain refused by a guard; the job trains on and is not broken,
     so the refusal gets a notify and no restart_in_place ('a refusal never leaves a broken job alone')."""

@@ -1,0 +1,111 @@
+"""Brief K28: the vocabularies of the components behind holdout28's misses, with their benign siblings.
+
+Every line follows the documented or source-code format of its emitter (cited in the rule's note), with made-up
+hosts, paths, ids and numbers; none is a copy of a line of the real corpus (checked below without printing any
+corpus line). Half A: dcgm-exporter's embedded host engine (go-dcgm), DALI's cuFile stream, NCCL's GPU PCI path
+lookup, the Mozilla translations GPU probe and the kubelet's node-condition evictions.
+
+Each new rule states its action: none of them takes a node (restart_app), since each reports a job, library,
+monitoring-agent or peer condition.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from streams.classify.classifier import Classifier
+from tests.bench.classify_real import DEFAULT_CORPUS
+
+# siblings of the new vocabulary that report nothing
+BENIGN: list[tuple[str, str]] = [
+    # half A: dcgm-exporter start-up
+    ("system", 'time="2025-02-03T04:05:06Z" level=info msg="Starting dcgm-exporter"'),
+    ("system", 'time="2025-02-03T04:05:06Z" level=info msg="DCGM successfully initialized!"'),
+    # a cuFile import that the application itself falls back from
+    ("training", "CUFile import of /data/train/shard-3.npy unavailable (GDS disabled), falling back to POSIX reads"),
+    # NCCL: NIC path lookups only warn and go on
+    ("nccl", "gpu-k9:5512:5570 [2] NCCL WARN Could not find real path of mlx5_4 (/sys/class/infiniband/mlx5_4/device)"),
+    ("nccl", "gpu-k9:5512:5570 [2] NCCL WARN Could not find real path of /sys/class/net/team0/device"),
+    # the GPU probe's success line
+    ("training", "[task 2025-05-06T07:08:09.000Z] [train] CUDA-capable GPU(s) detected."),
+    # the kubelet's healthy conditions
+    ("system", "Normal   NodeHasNoDiskPressure    2m   kubelet  Node gpu-w-4 status is now: NodeHasNoDiskPressure"),
+    ("system", "  DiskPressure     False   Tue, 06 May 2025 07:08:09 +0000   KubeletHasNoDiskPressure     "
+               "kubelet has no disk pressure"),
+    ("system", "  MemoryPressure   False   Tue, 06 May 2025 07:08:09 +0000   KubeletHasSufficientMemory   "
+               "kubelet has sufficient memory available"),
+]
+
+# the components' own fault formats: (source, line, category, rule id or None, action)
+FORMATS: list[tuple[str, str, str, str | None, str]] = [
+    # half A: go-dcgm startEmbedded as dcgm-exporter logs it
+    ("system", 'time="2025-02-03T04:05:06Z" level=fatal msg="Error starting nv-hostengine: DCGM initialization '
+               'error"', "gpu_container_init", "gpu.dcgm_exporter_embedded.k28", "restart_app"),
+    ("system", 'time="2025-02-03T04:05:06Z" level=fatal msg="error initializing DCGM: Host engine is not loaded"',
+     "gpu_container_init", "gpu.dcgm_exporter_embedded.k28", "restart_app"),
+    # DALI dali/util/std_cufile.cc
+    ("training", "Error in thread 3: [/opt/dali/dali/util/std_cufile.cc:74] CUFile import failed: "
+                 "/lustre/ds/val/00017.npy. device pointer lookup failure.", "storage_io", "storage.dali_cufile.k28",
+     "restart_app"),
+    ("training", "Error in thread 0: [/opt/dali/dali/util/std_cufile.cc:150] CUFile read failed for file "
+                 "/mnt/data/x_11.npy with error (5): Input/output error", "storage_io", "storage.dali_cufile.k28",
+     "restart_app"),
+    ("training", "Error in thread 1: [/opt/dali/dali/util/std_cufile.cc:66] CUFile stats failed: /mnt/data/y_2.npy",
+     "storage_io", "storage.dali_cufile.k28", "restart_app"),
+    # NCCL getPciPath (misc/topo.cc, graph/xml.cc) and RCCL's bare bus id
+    ("nccl", "wsl-box:301:355 [0] misc/topo.cc:22 NCCL WARN Could not find real path of "
+             "/sys/class/pci_bus/0000:0a/../../0000:0a:00.0", "nccl_error", "nccl.topo_gpu_path.k28", "restart_app"),
+    ("nccl", "pod-3:77:120 [1] graph/xml.cc:331 NCCL WARN Could not find real path of "
+             "/sys/class/pci_bus/0001:3b/../../0001:3b:00.0", "nccl_error", "nccl.topo_gpu_path.k28", "restart_app"),
+    ("nccl", "mi-n2:900:950 [4] NCCL WARN Could not find real path of 0000:c3:00.0", "nccl_error",
+     "nccl.topo_gpu_path.k28", "restart_app"),
+    # Mozilla translations GPU probe
+    ("training", "[task 2025-05-06T07:08:09.000Z] [train] No GPUs were found available on this machine. Exiting "
+                 "with EX_TEMPFAIL (75)", "cuda_driver_init", "cuda.gpu_probe_tempfail.k28", "restart_app"),
+    ("training", "[task 2025-05-06T07:08:09.000Z] [train] No GPUs found by nvidia-smi, exiting EX_TEMPFAIL (75).",
+     "cuda_driver_init", "cuda.gpu_probe_tempfail.k28", "restart_app"),
+    # kubelet eviction manager and node status
+    ("system", "ft-worker-5c9d8-qq7lp   0/1   Evicted   0   41m   gpu-w-4   The node had condition: [DiskPressure].",
+     "storage_space", "storage.node_disk_pressure.k28", "restart_app"),
+    ("system", "Warning  Evicted  7m  kubelet  The node had condition: [DiskPressure].", "storage_space",
+     "storage.node_disk_pressure.k28", "restart_app"),
+    ("system", "Normal   NodeHasDiskPressure    2m   kubelet  Node gpu-w-4 status is now: NodeHasDiskPressure",
+     "storage_space", "storage.node_disk_pressure.k28", "restart_app"),
+    ("system", "Warning  Evicted  7m  kubelet  The node had condition: [MemoryPressure].", "oom_killer",
+     "process.node_memory_pressure.k28", "restart_app"),
+]
+
+
+@pytest.mark.parametrize(("source", "line"), BENIGN)
+def test_benign_sibling_stays_benign(classifier: Classifier, source: str, line: str) -> None:
+    found = classifier.classify(line, source)
+    assert found is None, (found.rule_id if found else None, line)
+
+
+@pytest.mark.parametrize(("source", "line", "category", "rule_id", "action"), FORMATS)
+def test_format_is_classified(classifier: Classifier, source: str, line: str, category: str,
+                              rule_id: str | None, action: str) -> None:
+    found = classifier.classify(line, source)
+    assert found is not None, line
+    assert found.category == category, (found.rule_id, line)
+    if rule_id is not None:
+        assert found.rule_id == rule_id, (found.rule_id, line)
+    assert found.action == action, (found.rule_id, found.action, line)
+
+
+def test_no_format_line_is_a_copy_of_a_corpus_line() -> None:
+    corpus = {json.loads(raw)["line"].strip() for raw in DEFAULT_CORPUS.read_text(encoding="utf-8").splitlines()
+              if raw.strip()}
+    ours = {line.strip() for _s, line, *_rest in FORMATS} | {line.strip() for _s, line in BENIGN}
+    clash = len(ours & corpus)  # a count only: corpus lines of held-out splits must never be printed
+    assert clash == 0
+
+
+def test_no_k28_rule_takes_a_node(classifier: Classifier) -> None:
+    """Every rule this brief added reports a job, library, agent or peer condition: restart_app or none."""
+    k28 = [rule for rule in classifier.kb.rules if rule.id.endswith(".k28")]
+    assert len(k28) == 6
+    actions = {rule.id: rule.action or classifier.kb.categories[rule.category].action for rule in k28}
+    assert all(action in ("restart_app", "none") for action in actions.values()), actions

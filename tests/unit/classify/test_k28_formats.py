@@ -52,6 +52,12 @@ BENIGN: list[tuple[str, str]] = [
     ("training", "(EngineCore_DP0 pid=4242) INFO 06-07 08:09:10 [gpu_worker.py:276] Available KV cache memory: 17.80 GiB"),
     ("training", "INFO 06-07 08:09:10 [kv_cache_utils.py:997] GPU KV cache size: 145,632 tokens"),
     ("training", "(raylet) Raylet is terminated: ip=10.9.8.7, id=0a0b0c0d. Termination is expected: the node was drained."),
+    # nv-hostengine's NvSwitch module where no NVSwitch (and no NSCQ / NVSDM library) is installed: DCGM status -25
+    # is DCGM_ST_LIBRARY_NOT_FOUND ("DCGM library could not be found"); it must not reset a GPU
+    ("system", "2025-08-09 10:11:12.131 ERROR [3120:3120] [[NvSwitch]] AttachToNscq() returned -25 "
+               "[/builds/dcgm/dcgm/modules/nvswitch/DcgmNscqManager.cpp:336] [DcgmNs::DcgmNscqManager::Init]"),
+    ("system", "2025-08-09 10:11:12.131 WARN  [3120:3120] [[NvSwitch]] Could not initialize NSCQ. Ret: DCGM library "
+               "could not be found [/builds/dcgm/dcgm/modules/nvswitch/DcgmModuleNvSwitch.cpp:45]"),
 ]
 
 # the components' own fault formats: (source, line, category, rule id or None, action)

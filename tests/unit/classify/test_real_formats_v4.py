@@ -50,10 +50,10 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
      "PjRT_Client_Connect", "torch_elastic", None),
     ("training", "F0112 04:21:09.118210 88120 client.cc:94] Terminating process because the coordinator detected "
      "missing heartbeats. This most likely indicates that another task died.", "nccl_remote_peer", None),
-    # Horovod operations.cc; librdmacm rdma_cm.h events; libibverbs async events
+    # Horovod operations.cc (a peer's failure stopped the job: nccl_remote_peer since K28); librdmacm rdma_cm.h events; libibverbs async events
     ("training", "horovod.common.exceptions.HorovodInternalError: Horovod has been shut down. This was caused by an "
      "exception on one of the ranks or an attempt to allreduce, allgather or broadcast a tensor after one of the "
-     "ranks finished execution.", "nccl_error", None),
+     "ranks finished execution.", "nccl_remote_peer", None),
     ("training", "rdma_connect: event RDMA_CM_EVENT_UNREACHABLE, error -110", "nccl_error", None),
     ("nccl", "worker-3: async event IBV_EVENT_QP_FATAL on mlx5_1", "nccl_error", None),
     # ibverbs calls as NCCL/ibverbs users report them (verbs man pages: ibv_post_send returns errno)

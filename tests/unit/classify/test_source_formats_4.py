@@ -74,8 +74,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ('training', 'RuntimeError: The total norm of order 2.0 for gradients from `parameters` is non-finite, so it cannot be clipped. To disable this error and scale the gradients by the non-finite norm anyway, set `error_if_nonfinite=False`', 'process_crash'),
     # lightning: lightning/pytorch/utilities/... (detect_nan_parameters)
     ('training', 'ValueError: Detected nan and/or inf values in `model.layer.3.weight`. Check your forward pass for numerically unstable operations.', 'process_crash'),
-    # horovod: horovod/common/exceptions.py / operations.cc
-    ('training', 'horovod.common.exceptions.HorovodInternalError: Horovod has been shut down. This was caused by an exception on one of the ranks or an attempt to allreduce, allgather or broadcast a tensor after one of the ranks finished execution.', 'nccl_error'),
+    # horovod: horovod/common/exceptions.py / operations.cc (a peer's failure stopped the job: nccl_remote_peer since K28)
+    ('training', 'horovod.common.exceptions.HorovodInternalError: Horovod has been shut down. This was caused by an exception on one of the ranks or an attempt to allreduce, allgather or broadcast a tensor after one of the ranks finished execution.', 'nccl_remote_peer'),
     # horovod: horovod/runner/gloo_run.py
     ('training', 'Process 3 exit with status code 1.', 'process_exit_nonzero'),
     # ray: python/ray/exceptions.py ActorDiedError

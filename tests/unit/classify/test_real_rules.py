@@ -96,6 +96,13 @@ CASES: list[tuple[str, str, str, str, str]] = [
     # format: CUDA's cudaErrorUnknown names no cause in the job: the node's, contained
     ("training", "RuntimeError: CUDA error: unknown error", "cuda_launch_failure", "node", "restart_app"),
     ("training", "RuntimeError: CUDA error: unspecified launch failure", "cuda_launch_failure", "job", "restart_app"),
+    # format: a kubelet admission failure and an undocumented driver-side error take no node alone
+    ("system", "Warning  UnexpectedAdmissionError  4m   kubelet  Allocate failed due to requested number of devices "
+     "unavailable for nvidia.com/gpu. Requested: 2, Available: 1, which is unexpected", "gpu_unavailable", "node",
+     "restart_app"),
+    ("system", "[2026-02-11T08:09:10.111] error: _slurm_rpc_node_registration node=gn-042: Invalid argument; reason: "
+     "gres/gpu count reported lower than configured (6 < 8)", "gpu_unavailable", "node", "reboot_node"),
+    ("system", "Error: Failed to initialize NVML", "gpu_driver_error", "node", "restart_app"),
     # processes
     ("training", "ud_ep.c:496  Assertion `ctl->type == UCT_UD_PACKET_CREP' failed", "process_crash", "job", "restart_app"),
     ("system", "[2026-04-29T23:36:37.809] error: *** STEP 52222788.0 ON nid002888 CANCELLED AT 2026-04-29T23:36:37 "

@@ -21,10 +21,18 @@ def silent_nodes(state: JobState, now_us: int, s: HangSettings,
 
     Silent: not heard from for ``node_silence_s`` while another node of the job was heard
     from within ``node_silence_s / 2`` (so a job-wide stop, or the end of the data, names
-    nobody). Nodes never heard from in this attempt are not judged, nor are ``skewed`` nodes
-    (their clocks are off the job's: their event times say nothing about when they spoke).
+    nobody). Nodes never heard from in this attempt are not judged. A node whose clock is known
+    to run behind the job's (``run.skew_us`` < 0, ``skew.py``) is judged on the job's clock,
+    its last report less its offset: its reports pass the job's reorder buffer as they arrive,
+    so that is when it last spoke (a dead node whose clock ran behind is still the node that
+    fell silent). The other ``skewed`` nodes are not judged: one that runs ahead has its
+    reports held back by the buffer until the job's time reaches their stamps, and one put
+    aside before its offset is known has no known clock; their event times say nothing about
+    when they spoke.
     """
-    seen = {n: t for n, t in state.run.node_seen_us.items() if n not in skewed}
+    offsets = state.run.skew_us
+    seen = {n: t - offsets.get(n, 0) for n, t in state.run.node_seen_us.items()
+            if n not in skewed or offsets.get(n, 0) < 0}
     limit = seconds(s.node_silence_s)
     alive = [n for n, t in seen.items() if now_us - t <= limit // 2]
     if not alive:

@@ -192,6 +192,27 @@ def test_a_dead_node_with_stacks_is_reported_within_a_minute_of_wall_time() -> N
     assert emitted_s - 700 <= 50
 
 
+
+def test_a_dead_node_whose_clock_runs_behind_is_still_named_by_its_silence() -> None:
+    # hang_eval seed 23 #30: the node that died was the one whose clock ran 92 s behind; left
+    # out of the silence judgement for its clock, the hang was localised nowhere (a restart
+    # instead of a replacement). Its offset was known: on the job's clock it fell silent.
+    config = FleetConfig(nodes=4, gpus_per_node=8, jobs=1, duration_s=1100, seed=5, cluster="dead",
+                         variation=Variation(sm_active=False, skew_node=2, skew_s=-92.0))
+    ((verdict, emitted_s),) = _emitted(config, [sc.Hang(job=0, at_s=700, dead_node=2)])
+    assert verdict.source_nodes == ("node-0003",)
+    assert "node-0003" in {f.method: f.detail for f in verdict.localization}["node_silence"]
+    assert emitted_s - 700 <= 60
+
+
+def test_a_healthy_node_whose_clock_runs_ahead_is_never_silent() -> None:
+    # the buffer holds an ahead node's reports until the job's time reaches their stamps: on
+    # the job's clock it would look silent for as long as it is ahead
+    for skew_s in (90.0, -90.0):
+        config = FleetConfig(nodes=4, gpus_per_node=8, jobs=1, duration_s=1100, seed=5, cluster="skew",
+                             variation=Variation(sm_active=False, skew_node=2, skew_s=skew_s))
+        assert _emitted(config, [sc.LongEval(job=0, at_s=500, duration_s=200)]) == [], skew_s
+
 def test_a_rank0_save_is_no_hang_when_the_writers_clock_is_off() -> None:
     # the writer's node is left out for its clock, so the quiet period localises nowhere: a
     # "uniform" hang, restart_in_place of a healthy job in the middle of its save

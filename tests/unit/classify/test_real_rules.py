@@ -110,6 +110,8 @@ CASES: list[tuple[str, str, str, str, str]] = [
 ]
 
 BENIGN: list[tuple[str, str]] = [
+    # format: Slurm task/cgroup's memory failure counter: the limit was reached, no task killed
+    ("system", "slurmstepd: error: Exceeded job memory limit at some point."),
     ("system", "slurmstepd: error: *** JOB 867816 ON c0700a-s1 CANCELLED AT 2021-05-11T12:06:17 DUE TO TIME LIMIT ***"),
     ("kernel", "[74889.542184] pcieport 0000:00:02.0:    [ 5] Surprise Down Error    (First)"),
     ("kernel", "Sep 22 09:59:09 pve kernel: pcieport 0000:80:1b.4:   device [8086:7f44] error status/mask=00200000/00000000"),

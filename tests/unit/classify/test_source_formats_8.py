@@ -363,10 +363,6 @@ FORMATS: list[tuple[str, str, str]] = [
     ('training', 'slurmstepd: error: Detected 3 oom-kill event(s) in StepId=550912.0. Some of your processes may have been killed by the cgroup out-of-memory handler.', 'oom_killer'),
     # slurm: task/cgroup (older wording)
     ('training', 'slurmstepd: error: Detected 1 oom-kill event(s) in step 550912.batch cgroup. Some of your processes may have been killed by the cgroup out-of-memory handler.', 'oom_killer'),
-    # slurm: task/cgroup memory limit (older releases)
-    ('training', 'slurmstepd: error: Exceeded step memory limit at some point.', 'oom_killer'),
-    # slurm: task/cgroup memory limit (older releases)
-    ('training', 'slurmstepd: error: Exceeded job memory limit at some point.', 'oom_killer'),
     # slurm: task/cgroup (singular wording)
     ('training', 'slurmstepd: error: Detected 1 oom_kill event in StepId=4411.batch. Some of your processes may have been killed by the cgroup out-of-memory handler.', 'oom_killer'),
     # slurm: jobacct_gather/common/common_jag.c
@@ -554,6 +550,10 @@ FORMATS: list[tuple[str, str, str]] = [
 
 # Benign siblings from the same sources: INFO/notice/debug lines, fallbacks, probes, successful steps
 BENIGN: list[tuple[str, str]] = [
+    # slurm task/cgroup (older releases): the cgroup's memory failure counter is non-zero, the limit was
+    # reached and memory reclaimed; a kill is reported as 'Detected <n> oom-kill event(s)' (above)
+    ('training', 'slurmstepd: error: Exceeded step memory limit at some point.'),
+    ('training', 'slurmstepd: error: Exceeded job memory limit at some point.'),
     # nvrm: nv.c module banner
     ('kernel', 'NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  570.86.15  Release Build  (dvs-builder@U16-I3-B03-4-3)  Thu Jan 16 00:52:12 UTC 2026'),
     # nvrm: nv-pci.c MSI fallback

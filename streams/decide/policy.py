@@ -14,9 +14,11 @@ Contract:
   new root cause is acted on, new nodes of the root's tier make it not single-point;
 - each verdict/outlier id is acted on once;
 - ``checkpoint_now`` precedes an interrupting action only while the job progresses (a step
-  within ``max(progress_window_s, progress_steps x median step time)``), is not checkpointing,
-  was not asked within ``checkpoint_repeat_s``, and never for a hang, a lost GPU or an attempt
-  whose ranks already died (a checkpoint could not be honoured), nor before ``stop_job``;
+  within ``max(progress_window_s, progress_steps x median step time)``) and was not asked within
+  ``checkpoint_repeat_s``, and never for a hang, a lost GPU or an attempt whose ranks already
+  died (a checkpoint could not be honoured), nor before ``stop_job``. A checkpoint the job is
+  already writing does not replace it: the fault may have come after that save's state was
+  taken, so the job is asked to save again once it completes (its summary says so);
 - at most one job-wide action (restart_in_place, resubmit_job, stop_job) per attempt, none
   for an attempt older than the current one;
 - after a ``restart_in_place`` the job must show a step of a newer attempt within
@@ -290,7 +292,7 @@ class PolicyDetector:
         if not self._progressing(state, at):
             return plans
         state.checkpoint_requested_at = at
-        return [rules.plan_checkpoint(trigger), *plans]
+        return [rules.plan_checkpoint(trigger, state.checkpointing_since), *plans]
 
     def progress_window_s(self, state: JobState) -> float:
         """How old the last step may be for the job to count as progressing (see settings)."""
@@ -300,7 +302,7 @@ class PolicyDetector:
 
     def _progressing(self, state: JobState, at: datetime) -> bool:
         cfg = self.settings
-        if state.stopped or state.last_step_at is None or state.checkpointing_since is not None:
+        if state.stopped or state.last_step_at is None:
             return False
         if at - state.last_step_at > timedelta(seconds=self.progress_window_s(state)):
             return False

@@ -300,8 +300,11 @@ def plan_resubmit(watch_decision: str, cause_ids: list[str], why: str) -> Plan:
     return Plan("resubmit_job", RULE_RESTART_FAILED, reason)
 
 
-def plan_checkpoint(trigger: Plan) -> Plan:
-    """The ``checkpoint_now`` that precedes ``trigger`` while the job is still progressing."""
+def plan_checkpoint(trigger: Plan, saving_since: datetime | None = None) -> Plan:
+    """The ``checkpoint_now`` that precedes ``trigger`` while the job is still progressing
+    (``saving_since``: the start of a checkpoint the job is already writing)."""
     summary = f"checkpoint before {trigger.action}: {trigger.reason.summary}"
+    if saving_since is not None:
+        summary += f" (a checkpoint is in progress since {saving_since.isoformat()}: save again once it completes)"
     reason = trigger.reason.model_copy(update={"summary": summary})
     return Plan("checkpoint_now", RULE_CHECKPOINT, reason)

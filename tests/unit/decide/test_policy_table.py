@@ -29,11 +29,17 @@ def test_no_checkpoint_when_the_job_no_longer_progresses() -> None:
     assert [d.action for d in out] == ["replace_nodes"]
 
 
-def test_no_checkpoint_while_already_checkpointing() -> None:
+def test_a_fault_during_a_checkpoint_asks_to_save_again_once_it_completes() -> None:
+    # TAXONOMY: "training still progressing ... -> checkpoint_now first"; a save the job is
+    # already writing took its state before the fault, so it does not stand in for one
     events = [*running_job(until=100), job("checkpoint_started", 101), fault(105, "n2")]
-    assert [d.action for d in decide_all(events)] == ["replace_nodes"]
+    out = decide_all(events)
+    assert [d.action for d in out] == ["checkpoint_now", "replace_nodes"]
+    assert "a checkpoint is in progress since" in out[0].reason.summary
     events.append(job("checkpoint_completed", 103))
-    assert [d.action for d in decide_all(events)] == ["checkpoint_now", "replace_nodes"]
+    out = decide_all(events)
+    assert [d.action for d in out] == ["checkpoint_now", "replace_nodes"]
+    assert "in progress" not in out[0].reason.summary
 
 
 def test_one_checkpoint_for_a_burst_of_causes() -> None:

@@ -6,7 +6,9 @@ corpus line). Half A: SkyPilot's job summary, TensorFlow's table block reader an
 connection, MPICH's abort report (Cray MPICH's GTL check), node health checks that report Xids (LBNL NHC site
 checks, the AKS node-problem-detector plugin) and NHC check_hw_ib's older wording, nvidia-persistenced start-up,
 ollama's CUDA library probe, SGLang disaggregation transfers that name a dead peer, and Mooncake's start-up
-"Local segment descriptor not found" (no fault).
+"Local segment descriptor not found" (no fault). Half B: Cray PALS rank exits by signal, Cray MPICH's short abort
+report, NVIDIA SHARP's client-library log prefixes, the kernel's modpost check on NVIDIA driver builds, SGLang /
+Mooncake memory registration and BeeGFS client units under systemd.
 
 Each new rule states its action: none takes a node (restart_app or none), since each reports a job, library,
 monitoring-check summary, peer or start-up condition whose headline line carries any node action.
@@ -48,6 +50,21 @@ BENIGN: list[tuple[str, str]] = [
     ("training", "I tensorflow/core/kernels/save_v2_op.cc:90] Saved checkpoint /ckpt/run3/model.ckpt-42"),
     # Mooncake: a peer asked for this engine's segment before it registered one (logged at ERROR on start-up)
     ("training", "E0302 08:09:10.111213  4410 transfer_metadata.cpp:991] Local segment descriptor not found"),
+    # half B: PALS on a clean exit, MPICH's non-abort lines
+    ("system", "x1000c0s1b0n0.hsn.cm.example.org: rank 3 exited with code 0"),
+    ("training", "MPICH WARNING: OFI is failing to make progress on posting a send. MPICH will retry"),
+    # SHARP progress lines
+    ("nccl", "[gpu-c06:0:30911 - context.c:580] INFO job (ID: 4242) resource request quota: ( osts:0 "
+             "user_data_per_ost:0 max_groups:0 max_qps:1 max_group_channels:1, num_trees:1)"),
+    ("nccl", "[gpu-c06:0:30911 unique id 5512300918273645] WARN sharp_coll_init: SHARP is disabled by user"),
+    # modpost's build progress and a non-NVIDIA module's unresolved symbol
+    ("system", "  MODPOST /tmp/nv/kernel/Module.symvers"),
+    ("system", 'WARNING: modpost: "foo_helper" [drivers/misc/example.ko] undefined!'),
+    # Mooncake registration that worked
+    ("training", "[2025-09-01 10:11:12 TP3] Registered 4 native buffers (61.25 GiB) with mooncake"),
+    # BeeGFS client unit coming up
+    ("system", "Mar 03 10:11:12 cn05 systemd[1]: Started BeeGFS Client."),
+    ("system", "Mar 03 10:11:12 cn05 systemd[1]: beegfs-client.service: Succeeded."),
     # SGLang: a request the client aborted
     ("training", "[2025-10-11 12:13:14 TP0] Decode transfer failed for request rank=0 decode_req.req.rid='ab9' "
                  "decode_req.req.bootstrap_room=77 with exception KVTransferError(bootstrap_room=77): Aborted by "
@@ -118,6 +135,39 @@ FORMATS: list[tuple[str, str, str, str | None, str]] = [
                  "decode_req.req.bootstrap_room=4243 with exception KVTransferError(bootstrap_room=4243): Failed to get "
                  "kvcache from prefill instance, it might be dead", "nccl_remote_peer", "comm.sglang_disagg_peer.k29",
      "restart_app"),
+    # half B: HPE Cray PALS rank exits (the signal names the category)
+    ("system", "x1000c0s1b0n0.hsn.cm.example.org: rank 4 died from signal 9", "process_killed",
+     "process.pals_signal_killed.k29", "restart_app"),
+    ("system", "x1000c0s1b0n0.hsn.cm.example.org: rank 0 died from signal 11 and dumped core", "segfault",
+     "process.pals_signal_segv.k29", "restart_app"),
+    ("system", "x1000c0s1b0n0.hsn.cm.example.org: rank 2 died from signal 6 and dumped core", "process_crash",
+     "process.pals_signal_crash.k29", "restart_app"),
+    # Cray MPICH MPID_Abort without a communicator
+    ("training", "MPICH ERROR [Rank 0] [job id 0c1d2e3f-4a5b-6c7d-8e9f-a0b1c2d3e4f5] [Thu Jun  6 09:10:11 2024] "
+                 "[x1000c0s1b0n0] - Abort(2): Internal error", "process_crash", "process.mpich_abort.k29",
+     "restart_app"),
+    # libsharp_coll's two log prefixes
+    ("nccl", "[gpu-c07:3:41177 unique id 5512300918273645] ERROR sharp_get_local_data: error retrieving local data "
+             "for process number 3", "nccl_error", "comm.sharp_log.k29", "restart_app"),
+    ("nccl", "[gpu-c06:0:30911 - comm.c:374] ERROR Failed to lock SAT tree(ID:0x12 ret:0x4)", "nccl_error",
+     "comm.sharp_log.k29", "restart_app"),
+    # scripts/mod/modpost.c on NVIDIA modules
+    ("system", "ERROR: modpost: GPL-incompatible module nvidia-uvm.ko uses GPL-only symbol '__rcu_read_lock'",
+     "gpu_driver_init", "gpu.modpost_nvidia.k29", "restart_app"),
+    ("system", "FATAL: modpost: GPL-incompatible module nvidia.ko uses GPL-only symbol 'lockdep_init_map'",
+     "gpu_driver_init", "gpu.modpost_nvidia.k29", "restart_app"),
+    ("system", 'ERROR: modpost: "drm_gem_prime_fd_to_handle" [/tmp/nv/kernel/nvidia-drm.ko] undefined!',
+     "gpu_driver_init", "gpu.modpost_nvidia.k29", "restart_app"),
+    # sglang / Mooncake register_memory callers
+    ("training", "[2025-09-01 10:11:12 TP3] Mooncake memory registration failed.", "nccl_error",
+     "comm.mooncake_register.k29", "restart_app"),
+    ("training", "RuntimeError: Mooncake memory registration failed for request id req-77, uuid 5.", "nccl_error",
+     "comm.mooncake_register.k29", "restart_app"),
+    ("training", "RuntimeError: TransferEngine initialization failed with ret_value: -1", "nccl_error",
+     "comm.mooncake_register.k29", "restart_app"),
+    # systemd's summary of a failed BeeGFS client unit (storage.remote_fs, extended)
+    ("system", "Job for beegfs-client.service failed because the control process exited with error code.",
+     "storage_remote_fs", "storage.remote_fs", "restart_app"),
 ]
 
 
@@ -149,6 +199,6 @@ def test_no_format_line_is_a_copy_of_a_corpus_line() -> None:
 def test_no_k29_rule_takes_a_node(classifier: Classifier) -> None:
     """Every rule this brief added reports a job, library, check summary, peer or start-up condition."""
     k29 = [rule for rule in classifier.kb.rules if rule.id.endswith(".k29")]
-    assert len(k29) == 11
+    assert len(k29) == 17
     actions = {rule.id: rule.action or classifier.kb.categories[rule.category].action for rule in k29}
     assert all(action in ("restart_app", "none") for action in actions.values()), actions

@@ -8,7 +8,9 @@ checks, the AKS node-problem-detector plugin) and NHC check_hw_ib's older wordin
 ollama's CUDA library probe, SGLang disaggregation transfers that name a dead peer, and Mooncake's start-up
 "Local segment descriptor not found" (no fault). Half B: Cray PALS rank exits by signal, Cray MPICH's short abort
 report, NVIDIA SHARP's client-library log prefixes, the kernel's modpost check on NVIDIA driver builds, SGLang /
-Mooncake memory registration and BeeGFS client units under systemd.
+Mooncake memory registration and BeeGFS client units under systemd. Step C (brief point 2, components of the split
+beyond its misses): SkyPilot lists whose failing code encodes a signal (137, 139), and LBNL NHC's hardware-inventory
+checks (memory or CPUs below the node's configuration, a missing network interface).
 
 Each new rule states its action: none takes a node (restart_app or none), since each reports a job, library,
 monitoring-check summary, peer or start-up condition whose headline line carries any node action.
@@ -65,6 +67,11 @@ BENIGN: list[tuple[str, str]] = [
     # BeeGFS client unit coming up
     ("system", "Mar 03 10:11:12 cn05 systemd[1]: Started BeeGFS Client."),
     ("system", "Mar 03 10:11:12 cn05 systemd[1]: beegfs-client.service: Succeeded."),
+    # step C: NHC inventory checks that report configuration, not hardware
+    ("system", "ERROR:  nhc:  Health check failed:  check_hw_physmem:  Actual RAM size (1056000000 kB) greater than "
+               "maximum allowed (1040000000 kB)."),
+    ("system", "ERROR:  nhc:  Health check failed:  check_hw_swap:  Actual SWAP size (0 kB) less than minimum allowed "
+               "(1024 kB)."),
     # SGLang: a request the client aborted
     ("training", "[2025-10-11 12:13:14 TP0] Decode transfer failed for request rank=0 decode_req.req.rid='ab9' "
                  "decode_req.req.bootstrap_room=77 with exception KVTransferError(bootstrap_room=77): Aborted by "
@@ -165,6 +172,19 @@ FORMATS: list[tuple[str, str, str, str | None, str]] = [
      "comm.mooncake_register.k29", "restart_app"),
     ("training", "RuntimeError: TransferEngine initialization failed with ret_value: -1", "nccl_error",
      "comm.mooncake_register.k29", "restart_app"),
+    # step C: SkyPilot lists judged by the failing worker's code
+    ("system", "ERROR: Job 5 failed with return code list: [139, 137] (A Worker failed with return code 139, SkyPilot "
+               "cleaned up the processes on other nodes with return code 137)", "segfault",
+     "process.skypilot_rc_segv.k29", "restart_app"),
+    ("system", "ERROR: Job 6 failed with return code list: [0, 137]", "process_killed",
+     "process.skypilot_rc_killed.k29", "restart_app"),
+    # step C: mej/nhc lbnl_hw.nhc / ww_hw.nhc inventory checks
+    ("system", "ERROR:  nhc:  Health check failed:  check_hw_physmem:  Actual RAM size (394921344 kB) less than minimum "
+               "allowed (515000000 kB).", "hardware_mce", "host.nhc_hw_inventory.k29", "none"),
+    ("system", "ERROR:  nhc:  Health check failed:  check_hw_cpuinfo:  Actual CPU core count (94) does not match "
+               "expected (96).", "hardware_mce", "host.nhc_hw_inventory.k29", "none"),
+    ("system", "ERROR:  nhc:  Health check failed:  check_hw_eth:  Ethernet device ib0 not detected.", "net_link_down",
+     "net.nhc_eth_missing.k29", "restart_app"),
     # systemd's summary of a failed BeeGFS client unit (storage.remote_fs, extended)
     ("system", "Job for beegfs-client.service failed because the control process exited with error code.",
      "storage_remote_fs", "storage.remote_fs", "restart_app"),
@@ -199,6 +219,6 @@ def test_no_format_line_is_a_copy_of_a_corpus_line() -> None:
 def test_no_k29_rule_takes_a_node(classifier: Classifier) -> None:
     """Every rule this brief added reports a job, library, check summary, peer or start-up condition."""
     k29 = [rule for rule in classifier.kb.rules if rule.id.endswith(".k29")]
-    assert len(k29) == 17
+    assert len(k29) == 21
     actions = {rule.id: rule.action or classifier.kb.categories[rule.category].action for rule in k29}
     assert all(action in ("restart_app", "none") for action in actions.values()), actions

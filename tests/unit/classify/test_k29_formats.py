@@ -172,6 +172,8 @@ FORMATS: list[tuple[str, str, str, str | None, str]] = [
      "comm.mooncake_register.k29", "restart_app"),
     ("training", "RuntimeError: TransferEngine initialization failed with ret_value: -1", "nccl_error",
      "comm.mooncake_register.k29", "restart_app"),
+    ("training", "E0901 10:11:12.131415  5120 rdma_context.cpp:210] Failed to register memory 0x7f1200000000: Bad "
+                 "address [14]", "nccl_error", "comm.mooncake_register.k29", "restart_app"),
     # step C: SkyPilot lists judged by the failing worker's code
     ("system", "ERROR: Job 5 failed with return code list: [139, 137] (A Worker failed with return code 139, SkyPilot "
                "cleaned up the processes on other nodes with return code 137)", "segfault",

@@ -207,7 +207,10 @@ port, raylet and worker deaths, a kubepods memcg OOM kill, a TFJob exit event, a
 (torchrun / MONAI / vLLM OMP notices, NCCL INFO and NET/OFI lines, UCX async-event warnings, torchft healing notices,
 Megatron iteration lines, Kubernetes / Volcano / KAI scheduling warnings, IMEX daemon notices, pyxis and nvidia-smi
 lines, SkyPilot / Ray status lines, straggler and DCP-saver notices) (lines shared with any other split or with the
-format tests, or repeating one of them modulo numbers, were dropped).
+format tests, or repeating one of them modulo numbers, were dropped), measured once (66.1 / 71.4 / 3.1 / 71.4; its two
+false alarms fixed right after), then fitted too (K29: first on the half of its sources with an even sha1(url), the
+other half measured before and after; one label moved to null: Mooncake's start-up "Local segment descriptor not
+found").
 
 Figures per split: recall (fault lines classified into exactly their labelled category), detected
 (fault lines classified as any fault: the issue's "recall", which it reports apart from family

@@ -115,7 +115,7 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
     # half B: SGLang prefill/decode disaggregation
     ("training", "[2025-10-11 12:13:14 TP3] Decode transfer failed for request rank=3 decode_req.req.rid='c0ffee01' "
                  "decode_req.req.bootstrap_room=5150 with exception KVTransferError(bootstrap_room=5150): Failed to get "
-                 "kvcache from prefill instance, it might be dead", "nccl_error", "comm.sglang_disagg.k25"),
+                 "kvcache from prefill instance, it might be dead", "nccl_remote_peer", "comm.sglang_disagg_peer.k29"),
     ("training", "[2025-10-11 12:13:14 TP0] Prefill bootstrap failed for request rank=0 req.rid='c0ffee02' "
                  "req.bootstrap_room=5151", "nccl_error", "comm.sglang_disagg.k25"),
     # half B: Slurm PMIx direct connections

@@ -110,6 +110,11 @@ CASES: list[tuple[str, str, str, str, str]] = [
 ]
 
 BENIGN: list[tuple[str, str]] = [
+    # format: a loader trying the next library name; a component that says it falls back
+    ("training", "[1,0]<stderr>:libfabric:4410:1731012345::core:core:cuda_hmem_dl_init():499<warn> Failed to dlopen "
+     "libnvidia-ml.so.  Trying libnvidia-ml.so.1"),
+    ("system", "[2025-01-02T03:04:05.000000000+00:00 mgmtd_main:   12 IBDevice.cc:441 CRITICAL] IBDevice mlx5_0:1 "
+     "can't set zone by IP, fallback to UNKNOWN"),
     # format: Slurm task/cgroup's memory failure counter: the limit was reached, no task killed
     ("system", "slurmstepd: error: Exceeded job memory limit at some point."),
     ("system", "slurmstepd: error: *** JOB 867816 ON c0700a-s1 CANCELLED AT 2021-05-11T12:06:17 DUE TO TIME LIMIT ***"),

@@ -197,13 +197,22 @@ def _single_node(state: JobState, incident: Incident, root: FaultInfo, node: str
 
 def minor_plans(state: JobState, incident: Incident, root: FaultInfo, cfg: PolicySettings) -> list[Plan]:
     """A corrected/contained root cause counts its errors (its burst's lines so far) against
-    its nodes; ``lemon_threshold`` of them within ``lemon_window_s`` make a node a lemon:
-    ``drain_reboot_nodes`` + ``notify``, once per window. Called again when the incident is
-    re-issued with the same root (its burst's count grew: a burst that never falls quiet)."""
+    its nodes, and so does every fault of its tier on that node that joined the incident as its
+    cascade (contained errors within the incident window group: 30 Xid 94s over 25 minutes are
+    a handful of incidents, each with several members); ``lemon_threshold`` of them within
+    ``lemon_window_s`` make a node a lemon: ``drain_reboot_nodes`` + ``notify``, once per
+    window. Called again when the incident is re-issued with the same root (its burst's count
+    grew, or a member joined: errors that never fall quiet)."""
     at = root.first_seen
     plans: list[Plan] = []
+    root_id = incident.root_cause or incident.incident_id
     for node in incident.nodes or ((root.node_id,) if root.node_id else ()):
-        counted = _count_minor(state, node, incident.root_cause or incident.incident_id, root.count, at, cfg)
+        members = [(root_id, root.count, at)] + [
+            (c, f.count, f.first_seen) for c in incident.cascade
+            if (f := state.faults.get(c)) is not None and f.tier == root.tier and f.node_id == node]
+        counted: list[str] = []
+        for fault_id, count, seen_at in members:
+            counted = _count_minor(state, node, fault_id, count, seen_at, cfg)
         errors = sum(state.minor_counts.get(k, 1) for k in counted)
         if errors < cfg.lemon_threshold or _reported(state, node, at, cfg):
             continue

@@ -141,6 +141,19 @@ def test_a_corrected_error_that_never_falls_quiet_still_makes_a_lemon() -> None:
     assert out[0].issued_at <= at(200 + 30 * 15)  # by the burst's count of 16, not at its close
 
 
+
+def test_contained_errors_that_group_into_incidents_all_count_toward_a_lemon() -> None:
+    """Decision seed 28, round 3: 30 contained ECC errors (Xid 94, action restart_app) on one
+    node's GPUs over 25 minutes joined a handful of incidents (2-minute window); only each
+    incident's root was counted, 30 errors never reached the threshold of 10."""
+    gpus = ("3b", "86", "af", "d8")
+    events: list[Event] = [*running_job(NODES, until=100)]
+    events += [kline(200 + 20 * i, "n2", XID94.replace("3b:00", f"{gpus[i % 4]}:00").replace("40112", str(40112 + i)))
+               for i in range(30)]
+    out = decide_lines(events, until=2000)
+    assert acts(out) == [("drain_reboot_nodes", ("n2",), "lemon_node"), ("notify", ("n2",), "lemon_node")]
+    assert not {d.action for d in out} & {"replace_nodes", "restart_in_place", "stop_job"}
+
 def test_a_few_corrected_errors_in_one_burst_take_no_node() -> None:
     events: list[Event] = [*running_job(NODES, until=600)]
     events += [kline(200 + 30 * i, "n3", MCE_CE) for i in range(9)]

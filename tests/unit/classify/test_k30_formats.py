@@ -8,7 +8,10 @@ by NCCL result code, Kaldi's job runners, pynvml's NVMLError_* classes, the Hopp
 report, and Megatron's rerun state machine (its first "Unexpected result" is a detection, no fault). Half B: JuiceFS's
 FATAL log level and its upload retries (one failed attempt is no fault), kubelet's volume-manager event by its
 unmounted list, the zh_CN ENOTCONN text, 3FS's RDMA socket, an InfiniBand sysfs read that returns EIO, ixgbe's
-transmit-hang reset and a launcher's exit code 134 (128 + SIGABRT).
+transmit-hang reset and a launcher's exit code 134 (128 + SIGABRT). Step C (brief point 2, components of the split
+beyond its misses): the batch schedulers' own kill reasons (LSF TERM_*, PBS MOM kills, flux job-exec exceptions,
+submitit's UncompletedJobError / FailedJobError), where memory-limit kills and node failures are faults and run-time
+limits, cancels and timeouts are not.
 
 Each new rule states its action: none takes a node for a peer, a warning or a lone diagnostic read (restart_app or
 none); only NVML's own explicit codes (library/driver mismatch, reset required) and the FSP boot failure keep their
@@ -62,6 +65,17 @@ BENIGN: list[tuple[str, str]] = [
     ("training", "[W] [12:01:02.334455] raft::comms: initialized NCCL communicator with 8 ranks"),
     # pynvml: an unsupported query is no GPU failure
     ("training", "pynvml.NVMLError_NotSupported: Not Supported"),
+    # step C: schedulers' limits, cancels and progress
+    ("system", "Fri Jul  4 05:06:07: Completed <exit>; TERM_RUNLIMIT: job killed after reaching LSF run time limit."),
+    ("system", "TERM_ADMIN: job killed by root or LSF administrator."),
+    ("system", "=>> PBS: job killed: walltime 43210 exceeded limit 43200"),
+    ("system", "=>> PBS: job killed: cput 90010 exceeded limit 90000"),
+    ("training", "0.731s: job.exception type=timeout severity=0 resource allocation expired"),
+    ("training", "submitit.core.utils.UncompletedJobError: Job 9001_4 (task: 0) with path /exp/logs/9001_4_0_result.pkl "
+                 "has not produced any output (state: TIMEOUT)"),
+    ("training", "submitit.core.utils.UncompletedJobError: Job 9001_4 (task: 0) with path /exp/logs/9001_4_0_result.pkl "
+                 "has not produced any output (state: CANCELLED by 5012)"),
+    ("training", "submitit WARNING (2025-07-04 05:06:07,080) - Bypassing signal SIGCONT"),
     # NVRM FSP register dump (context of a failure headline)
     ("kernel", "[  301.551122] NVRM: kfspDumpDebugState_GH100: NV_PFSP_FALCON_COMMON_SCRATCH_GROUP_2(1) = 0x11"),
 ]
@@ -142,6 +156,24 @@ FORMATS: list[tuple[str, str, str, str | None, str]] = [
     # a launcher's exit code 134 = 128 + SIGABRT (existing rule process.crash)
     ("system", "nid001122.hsn.example.org: rank 17 exited with code 134", "process_crash", "process.crash",
      "restart_app"),
+    # step C: the schedulers' own kill reasons (memory limit, node failure, a failed run)
+    ("system", "TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.", "oom_killer",
+     "sched.memlimit_kill.k30", "restart_app"),
+    ("system", "=>> PBS: job killed: pmem 8500000kb exceeded limit 8388608kb", "oom_killer", "sched.memlimit_kill.k30",
+     "restart_app"),
+    ("training", "submitit.core.utils.UncompletedJobError: Job 9001_5 (task: 1) with path /exp/logs/9001_5_1_result.pkl "
+                 "has not produced any output (state: OUT_OF_MEMORY)", "oom_killer", "sched.memlimit_kill.k30",
+     "restart_app"),
+    ("training", "3.004s: job.exception type=node-failure severity=2 lost contact with job shell on gpu-n21 (shell "
+                 "rank 3)", "process_killed", "sched.node_failure.k30", "restart_app"),
+    ("training", "submitit.core.utils.UncompletedJobError: Job 9001_6 (task: 0) with path /exp/logs/9001_6_0_result.pkl "
+                 "has not produced any output (state: NODE_FAIL)", "process_killed", "sched.node_failure.k30",
+     "restart_app"),
+    ("training", "submitit.core.utils.UncompletedJobError: Job 9001_7 (task: 0) with path /exp/logs/9001_7_0_result.pkl "
+                 "has not produced any output (state: FAILED)", "process_exit_nonzero", "sched.submitit_failed.k30",
+     "restart_app"),
+    ("training", "submitit.core.utils.FailedJobError: Job (task=0) failed during processing with trace:",
+     "process_crash", "sched.submitit_trace.k30", "restart_app"),
 ]
 
 
@@ -176,6 +208,6 @@ NODE_ACTIONS_KEPT = {"gpu.pynvml_mismatch.k30", "gpu.pynvml_reset.k30"}
 def test_k30_rules_take_no_node_for_peers_warnings_or_diagnostics(classifier: Classifier) -> None:
     """Only NVML's explicit codes keep a node action (as the existing rules for the same messages); the rest do not."""
     k30 = [rule for rule in classifier.kb.rules if rule.id.endswith(".k30")]
-    assert len(k30) == 14
+    assert len(k30) == 18
     actions = {rule.id: rule.action or classifier.kb.categories[rule.category].action for rule in k30}
     assert {rid for rid, action in actions.items() if action not in ("restart_app", "none")} == NODE_ACTIONS_KEPT

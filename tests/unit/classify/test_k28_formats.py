@@ -16,12 +16,10 @@ monitoring-agent or peer condition.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from streams.classify.classifier import Classifier
-from tests.bench.classify_real import DEFAULT_CORPUS
+from tests.unit.classify.format_cases import corpus_copies, expect_benign, expect_format, fit_rule_actions
 
 # siblings of the new vocabulary that report nothing
 BENIGN: list[tuple[str, str]] = [
@@ -164,32 +162,21 @@ FORMATS: list[tuple[str, str, str, str | None, str]] = [
 
 @pytest.mark.parametrize(("source", "line"), BENIGN)
 def test_benign_sibling_stays_benign(classifier: Classifier, source: str, line: str) -> None:
-    found = classifier.classify(line, source)
-    assert found is None, (found.rule_id if found else None, line)
+    expect_benign(classifier, source, line)
 
 
 @pytest.mark.parametrize(("source", "line", "category", "rule_id", "action"), FORMATS)
 def test_format_is_classified(classifier: Classifier, source: str, line: str, category: str,
                               rule_id: str | None, action: str) -> None:
-    found = classifier.classify(line, source)
-    assert found is not None, line
-    assert found.category == category, (found.rule_id, line)
-    if rule_id is not None:
-        assert found.rule_id == rule_id, (found.rule_id, line)
-    assert found.action == action, (found.rule_id, found.action, line)
+    expect_format(classifier, source, line, category, rule_id, action)
 
 
 def test_no_format_line_is_a_copy_of_a_corpus_line() -> None:
-    corpus = {json.loads(raw)["line"].strip() for raw in DEFAULT_CORPUS.read_text(encoding="utf-8").splitlines()
-              if raw.strip()}
-    ours = {line.strip() for _s, line, *_rest in FORMATS} | {line.strip() for _s, line in BENIGN}
-    clash = len(ours & corpus)  # a count only: corpus lines of held-out splits must never be printed
-    assert clash == 0
+    assert corpus_copies([line for _s, line, *_rest in FORMATS] + [line for _s, line in BENIGN]) == 0
 
 
 def test_no_k28_rule_takes_a_node(classifier: Classifier) -> None:
     """Every rule this brief added reports a job, library, agent or peer condition: restart_app or none."""
-    k28 = [rule for rule in classifier.kb.rules if rule.id.endswith(".k28")]
-    assert len(k28) == 12
-    actions = {rule.id: rule.action or classifier.kb.categories[rule.category].action for rule in k28}
-    assert all(action in ("restart_app", "none") for action in actions.values()), actions
+    actions = fit_rule_actions(classifier, ".k28")
+    assert len(actions) == 12
+    assert set(actions.values()) <= {"restart_app", "none"}, actions

@@ -148,7 +148,8 @@ def _wire_stage(app: faust.App, shell: Shell, stage: Stage, kafka: KafkaSettings
     at_least_once = settings.processing_guarantee == "at_least_once"
     # values are deflated JSON, written raw (streams.state_record); keys stay JSON text
     table = StateTable(app.Table(table_name(stage.name), default=None, key_type=str, value_type=bytes,
-                                 partitions=kafka.partitions), stage.detector, stage.state_every_s)
+                                 partitions=kafka.partitions), stage.detector, stage.state_every_s,
+                       single_max_bytes=settings.state_single_max_bytes)
     inputs = frozenset(kafka.topic(name) for name in stage.inputs)
     aligner: InputAligner[Aligned] = InputAligner()
 

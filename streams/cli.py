@@ -38,7 +38,8 @@ def _worker(args: argparse.Namespace, rest: list[str]) -> int:
 
     kafka = kafka_settings(args, os.environ)
     run_worker(WorkerSettings(kafka=kafka, loglevel=args.loglevel, app_id=args.app_id, instance_id=args.instance_id,
-                              processing_guarantee=args.processing_guarantee))
+                              processing_guarantee=args.processing_guarantee,
+                              state_single_max_bytes=args.state_single_max_bytes))
     return 0
 
 
@@ -99,6 +100,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="at_least_once only to measure what the default guarantee costs")
     worker.add_argument("--instance-id", default=None,
                         help="static group membership id, unique per worker (fast rejoin after a restart)")
+    worker.add_argument("--state-single-max-bytes", type=int, default=512 * 1024,
+                        help="a key's state whose JSON is longer is stored in parts (default 524288, the most)")
     rep = sub.add_parser("replay", help="run the detection chain over JSON-lines files of events (.gz too)")
     rep.add_argument("events", nargs="+")
     rep.add_argument("--output", "-o", default="-")

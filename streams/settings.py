@@ -87,6 +87,12 @@ class WorkerSettings(BaseModel):
         "saved every state_every_s of event time (after a crash, records may be lost from state "
         "or applied twice); for measuring what the guarantee costs, not for production.",
     )
+    state_single_max_bytes: int = Field(
+        default=512 * 1024, ge=1024, le=512 * 1024,
+        description="A key's state whose JSON is longer is written to its changelog as a head and parts "
+        "(streams.state_record), each part at most 512 KB of JSON, so no value exceeds 1 MB. Lower it "
+        "to split smaller states too.",
+    )
     session_timeout_s: float = Field(
         default=10.0, ge=6.0,
         description="How long the group waits for a silent worker before giving its partitions "

@@ -118,12 +118,14 @@ class Encoded:
         return len(self.head) + sum(len(v) for v in self.new_parts.values())
 
 
-def encode(state: Any, offsets: Mapping[str, int], stored: Iterable[str] = ()) -> Encoded:
-    """The record of ``state`` (JSON-ready) and ``offsets``; a part whose hash is in ``stored``
-    (the parts already in the changelog for this key) is referenced, not packed again."""
+def encode(state: Any, offsets: Mapping[str, int], stored: Iterable[str] = (),
+           single_max_bytes: int = SINGLE_MAX_RAW_BYTES) -> Encoded:
+    """The record of ``state`` (JSON-ready) and ``offsets``: one value while its JSON is at most
+    ``single_max_bytes``, else a head and parts; a part whose hash is in ``stored`` (the parts
+    already in the changelog for this key) is referenced, not packed again."""
     text = json.dumps(state, separators=(",", ":")).encode()
     offsets_text = json.dumps(dict(offsets), separators=(",", ":")).encode()
-    if len(text) <= SINGLE_MAX_RAW_BYTES:  # the layout records always had: {"state":..., "offsets":...}
+    if len(text) <= single_max_bytes:  # the layout records always had: {"state":..., "offsets":...}
         return Encoded(pack_bytes(b'{"state":' + text + b',"offsets":' + offsets_text + b"}"), state_bytes=len(text))
     known = set(stored)
     order: list[str] = []

@@ -99,7 +99,8 @@ class StateTable:
 
     def __init__(self, table: TableT[Any, Any], detector: Detector[Any], every_s: float,
                  sweep_every: int = 64, read_per_state_byte: float = READ_PER_STATE_BYTE,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 single_max_bytes: int = state_record.SINGLE_MAX_RAW_BYTES) -> None:
         self.table = table
         self.detector = detector
         self.every_s = every_s
@@ -107,6 +108,8 @@ class StateTable:
         self.read_per_state_byte = read_per_state_byte
         self.clock = clock
         """Wall (monotonic) seconds: quiet keys, and the wall-time bound of the snapshot cadence."""
+        self.single_max_bytes = single_max_bytes
+        """A state whose JSON is longer is written as a head and parts (``state_record.encode``)."""
         self.cache: dict[str, Any] = {}
         self.applied: dict[str, dict[str, int]] = {}
         self.written_at: dict[str, datetime] = {}
@@ -288,7 +291,7 @@ class StateTable:
         acks = (waiting.acks if waiting else []) + unsaved.acks
         sent = [d for d in (waiting.sent if waiting else []) if not _succeeded(d)] + unsaved.sent
         record = state_record.encode(self.detector.dump(self.cache[key]), dict(sorted(self.applied[key].items())),
-                                     self._stored.get(key, ()))
+                                     self._stored.get(key, ()), self.single_max_bytes)
         self._snapshots[key] = _Snapshot(record, acks, sent)
         self.written_at[key] = event_time
         self._taken[key] = (self.clock(), record.state_bytes)

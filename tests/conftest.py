@@ -50,7 +50,7 @@ class WorkerProcess:
     """A ``faultline worker`` subprocess on a namespace; its log is kept for assertions."""
 
     def __init__(self, kafka: KafkaSettings, log_path: Path, app_id: str | None = None,
-                 instance_id: str | None = None) -> None:
+                 instance_id: str | None = None, extra_args: tuple[str, ...] = ()) -> None:
         self.kafka = kafka
         self.log_path = log_path
         self.app_id = app_id or f"{kafka.namespace}w{uuid.uuid4().hex[:6]}"
@@ -58,6 +58,7 @@ class WorkerProcess:
                "--namespace", kafka.namespace, "worker", "--loglevel", "info", "--app-id", self.app_id]
         if instance_id:
             cmd += ["--instance-id", instance_id]
+        cmd += list(extra_args)
         self.log = open(log_path, "ab")
         self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=self.log, stderr=subprocess.STDOUT)
 

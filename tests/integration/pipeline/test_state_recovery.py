@@ -1,9 +1,12 @@
 """A worker killed after saving a job's state in parts resumes that state when it restarts.
 
 Issue 16, point 3: a job's state record is split into a head and parts of bounded size
-(``streams.state_record``). Here a 16-node job's state (~1 MB of JSON: several parts) is saved
-by one worker, which is then killed (-9); a second worker with the same app id loads it from
-the changelog and carries on. What proves the state was resumed and not rebuilt: the job's
+(``streams.state_record``). Here a 16-node job's state is saved by one worker, which is then
+killed (-9); a second worker with the same app id loads it from the changelog and carries on.
+The workers split every state above 64 KB (``--state-single-max-bytes``): the job's state is
+~1 MB while its reorder buffer holds the stream's last seconds and ~0.2 MB once the stage clock
+has released them at wall pace (when depends on the machine's speed), so with the default
+512 KB limit whether the saved state was in parts was a race. What proves the state was resumed and not rebuilt: the job's
 placement, applied from a ``job_event`` whose offset the group had committed before the kill
 (so the second worker never reads it again), is still in the state the second worker saves.
 """
@@ -31,6 +34,7 @@ from tests.conftest import WorkerProcess
 pytestmark = pytest.mark.integration
 
 JOB = "job-0000"
+SPLIT_SMALL = ("--state-single-max-bytes", str(64 * 1024))
 
 
 def _changelog(kafka: KafkaSettings, app_id: str) -> dict[str, bytes | None]:
@@ -114,7 +118,7 @@ def test_a_restarted_worker_resumes_a_job_state_saved_in_parts(kafka: KafkaSetti
     app_id = f"{kafka.namespace}parts"
     inputs = sorted({kafka.topic(name) for stage in topology.build().stages for name in stage.inputs})
 
-    first = WorkerProcess(kafka, tmp_path / "first.log", app_id=app_id, instance_id="w1")
+    first = WorkerProcess(kafka, tmp_path / "first.log", app_id=app_id, instance_id="w1", extra_args=SPLIT_SMALL)
     try:
         first.wait_ready()
         with EventProducer(kafka) as producer:
@@ -127,7 +131,7 @@ def test_a_restarted_worker_resumes_a_job_state_saved_in_parts(kafka: KafkaSetti
     saved = _job_record(kafka, app_id)  # what the second worker finds
     assert saved is not None and saved.parts and saved.state["stages"][0]["placement"]
 
-    second = WorkerProcess(kafka, tmp_path / "second.log", app_id=app_id, instance_id="w1")
+    second = WorkerProcess(kafka, tmp_path / "second.log", app_id=app_id, instance_id="w1", extra_args=SPLIT_SMALL)
     try:
         second.wait_ready()
         with EventProducer(kafka) as producer:

@@ -70,6 +70,15 @@ def test_a_large_state_is_split_and_read_back_whole() -> None:
     assert back.state == state and back.offsets == {"in#0": 7, "in#1": 9} and back.parts == record.parts
 
 
+
+def test_a_lower_single_value_limit_splits_a_smaller_state() -> None:
+    state = job_like_state(400)
+    size = len(json.dumps(state, separators=(",", ":")))
+    assert encode(state, {"in#0": 1}).parts == ()
+    record = encode(state, {"in#0": 1}, single_max_bytes=size - 1)
+    assert len(record.parts) == 1  # under the part maximum: one part behind a head
+    assert decode(record.head, record.new_parts.get).state == state
+
 def test_no_value_exceeds_the_bound_for_a_1024_node_sized_state() -> None:
     state = job_like_state(230_000)  # ~70 MB of JSON, as a 1,024-node job's state (13 MB packed)
     text_bytes = len(json.dumps(state, separators=(",", ":")))

@@ -37,9 +37,9 @@ def _worker(args: argparse.Namespace, rest: list[str]) -> int:
     from streams.settings import WorkerSettings
 
     kafka = kafka_settings(args, os.environ)
+    limit = {} if args.state_single_max_bytes is None else {"state_single_max_bytes": args.state_single_max_bytes}
     run_worker(WorkerSettings(kafka=kafka, loglevel=args.loglevel, app_id=args.app_id, instance_id=args.instance_id,
-                              processing_guarantee=args.processing_guarantee,
-                              state_single_max_bytes=args.state_single_max_bytes))
+                              processing_guarantee=args.processing_guarantee, **limit))
     return 0
 
 
@@ -100,7 +100,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="at_least_once only to measure what the default guarantee costs")
     worker.add_argument("--instance-id", default=None,
                         help="static group membership id, unique per worker (fast rejoin after a restart)")
-    worker.add_argument("--state-single-max-bytes", type=int, default=512 * 1024,
+    worker.add_argument("--state-single-max-bytes", type=int, default=None,
                         help="a key's state whose JSON is longer is stored in parts (default 524288, the most)")
     rep = sub.add_parser("replay", help="run the detection chain over JSON-lines files of events (.gz too)")
     rep.add_argument("events", nargs="+")

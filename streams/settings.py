@@ -14,6 +14,7 @@ from streams.ett.settings import EttSettings
 from streams.hang.settings import HangSettings
 from streams.incident.settings import IncidentSettings
 from streams.slow.settings import SlowSettings
+from streams.state_record import SINGLE_MAX_RAW_BYTES
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -88,7 +89,7 @@ class WorkerSettings(BaseModel):
         "or applied twice); for measuring what the guarantee costs, not for production.",
     )
     state_single_max_bytes: int = Field(
-        default=512 * 1024, ge=1024, le=512 * 1024,
+        default=SINGLE_MAX_RAW_BYTES, ge=1024, le=SINGLE_MAX_RAW_BYTES,
         description="A key's state whose JSON is longer is written to its changelog as a head and parts "
         "(streams.state_record), each part at most 512 KB of JSON, so no value exceeds 1 MB. Lower it "
         "to split smaller states too.",

@@ -210,9 +210,7 @@ def minor_plans(state: JobState, incident: Incident, root: FaultInfo, cfg: Polic
         members = [(root_id, root.count, at)] + [
             (c, f.count, f.first_seen) for c in incident.cascade
             if (f := state.faults.get(c)) is not None and f.tier == root.tier and f.node_id == node]
-        counted: list[str] = []
-        for fault_id, count, seen_at in members:
-            counted = _count_minor(state, node, fault_id, count, seen_at, cfg)
+        counted = _count_minor(state, node, members, cfg)
         errors = sum(state.minor_counts.get(k, 1) for k in counted)
         if errors < cfg.lemon_threshold or _reported(state, node, at, cfg):
             continue
@@ -225,17 +223,18 @@ def minor_plans(state: JobState, incident: Incident, root: FaultInfo, cfg: Polic
     return plans
 
 
-def _count_minor(state: JobState, node: str, fault_id: str, count: int, at: datetime,
+def _count_minor(state: JobState, node: str, members: list[tuple[str, int, datetime]],
                  cfg: PolicySettings) -> list[str]:
-    """Record ``fault_id`` (``count`` errors so far) against ``node``; the node's faults within
-    the lemon window (older ones are forgotten, their counts too)."""
-    horizon = at - timedelta(seconds=cfg.lemon_window_s)
+    """Record each member ``(fault id, errors so far, first seen)`` against ``node``; the node's
+    faults within the lemon window of the newest member (older ones are forgotten, their counts too)."""
+    horizon = max(at for _, _, at in members) - timedelta(seconds=cfg.lemon_window_s)
     old = state.minor.get(node, {})
     seen = {k: v for k, v in old.items() if need_iso(v) > horizon}
-    seen.setdefault(fault_id, at.isoformat())
+    for fault_id, count, at in members:
+        seen.setdefault(fault_id, at.isoformat())
+        state.minor_counts[fault_id] = max(count, state.minor_counts.get(fault_id, 1))
     for gone in set(old) - set(seen):
         state.minor_counts.pop(gone, None)
-    state.minor_counts[fault_id] = max(count, state.minor_counts.get(fault_id, 1))
     state.minor[node] = seen
     return list(seen)
 

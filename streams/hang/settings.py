@@ -36,6 +36,9 @@ stopped moving), whatever framework's frames they sit in.
 DEFAULT_PHASE_LOG_MARKERS: tuple[str, ...] = (
     "saving checkpoint",
     "saving model checkpoint",
+    "saving the checkpoint",
+    "preparing to save checkpoint",
+    "saving current state to",
     "is about to be saved",
     "saving model to",
     "evaluating",
@@ -46,20 +49,29 @@ DEFAULT_PHASE_LOG_MARKERS: tuple[str, ...] = (
 frameworks' own log calls: Megatron-LM "saving checkpoint at iteration N" and "evaluating on
 validation set"; Hugging Face Trainer "Saving model checkpoint to DIR" and "***** Running
 Evaluation *****"; DeepSpeed's checkpoint engines "[Torch] Checkpoint TAG is about to be
-saved!"; Lightning's ModelCheckpoint (verbose) "..., saving model to PATH". A phase announced
-by the job's last line is explained like a hooked one. A marker naming evaluation or
-validation ("eval", "valid") announces an evaluation, any other a checkpoint."""
+saved!"; Lightning's ModelCheckpoint (verbose) "..., saving model to PATH"; torchtitan
+"Saving the checkpoint (or staging if async is enabled)."; fairseq "Preparing to save
+checkpoint for epoch N @ M updates" and "begin validation on ..."; Accelerate's save_state
+"Saving current state to DIR"; torchtune "Saving checkpoint. This may take some time. ...".
+A phase announced by the job's last line is explained like a hooked one. A marker naming
+evaluation or validation ("eval", "valid") announces an evaluation, any other a checkpoint."""
 
 
 DEFAULT_PHASE_END_MARKERS: tuple[str, ...] = (
     "validation loss",
     "saved checkpoint",
     "is ready now",
+    "finished saving",
+    "saving checkpoint took",
 )
 """Case-insensitive substrings of a training log line that end a quiet phase (Megatron's
 "validation loss at iteration N | ..." result line and "successfully saved checkpoint from
-iteration N", DeepSpeed's "[Torch] Checkpoint TAG is ready now!"): checked before
-``DEFAULT_PHASE_LOG_MARKERS`` ("validation" is in both)."""
+iteration N", DeepSpeed's "[Torch] Checkpoint TAG is ready now!", torchtitan's "Finished
+saving the checkpoint (or staging if async is enabled)in S seconds.", fairseq's and Orbax's
+"Finished saving checkpoint to PATH", torchtune's "Saving checkpoint took S secs"): checked
+before ``DEFAULT_PHASE_LOG_MARKERS`` ("validation" is in both, and the last four end lines
+contain a start marker: read as announcements, they opened a save just as it ended, and a
+hang in the steps after it waited for the save's budget)."""
 
 
 class HangSettings(BaseModel):

@@ -197,6 +197,40 @@ def test_other_frameworks_announce_their_saves_and_evaluations() -> None:
     assert state.run.phase_line is None
 
 
+def test_more_frameworks_announce_and_end_their_saves() -> None:
+    # Format strings of torchtitan (components/checkpoint.py), fairseq (checkpoint_utils.py,
+    # trainer.py), Orbax (atomicity), torchtune (recipes) and Accelerate (save_state). The end
+    # lines contain a start marker ("saving checkpoint", "saving the checkpoint") and must close
+    # the announced save, not open one.
+    quiet = _logs_steps(stream(JOB, 400, (Episode("checkpoint", 300, lifecycle=False),)))
+    pairs = (
+        ("[rank0]:2026-11-27 10:00:00,000 - root - INFO - Saving the checkpoint (or staging if async is enabled).",
+         "[rank0]:2026-11-27 10:00:30,000 - root - INFO - Finished saving the checkpoint (or staging if async is "
+         "enabled)in 29.87 seconds."),
+        ("2026-11-27 10:00:00 | INFO | fairseq.checkpoint_utils | Preparing to save checkpoint for epoch 3 @ 290 "
+         "updates",
+         "2026-11-27 10:00:30 | INFO | fairseq.trainer | Finished saving checkpoint to /ckpt/checkpoint_last.pt"),
+        ("INFO:torchtune.utils._logging:Saving checkpoint. This may take some time. Retrieving full model state "
+         "dict...",
+         "INFO:torchtune.utils._logging:Saving checkpoint took 29.91 secs"),
+        ("INFO:accelerate.accelerator:Saving current state to /out/step_290", None),
+        (None, "I1127 10:00:30.000000 140000 atomicity.py:847] [process=0][thread=MainThread] Finished saving "
+               "checkpoint (finalized tmp dir) to `/ckpt/290`."),
+    )
+    for start, end in pairs:
+        if start is not None:
+            state = feed(sorted(quiet + [_line(300.1, start)], key=lambda e: (e.event_time, e.event_id)))
+            assert state.run.phase_line == "checkpoint", start
+        if start is not None and end is not None:
+            state = feed(sorted(quiet + [_line(300.1, start), _line(330.0, end)],
+                                key=lambda e: (e.event_time, e.event_id)))
+            assert state.run.phase_line is None, end
+        if end is not None:
+            alone = feed(sorted(_logs_steps(stream(JOB, 400)) + [_line(300.1, end)],
+                                key=lambda e: (e.event_time, e.event_id)))
+            assert alone.run.phase_line is None, end  # an end line alone opens nothing
+
+
 def test_a_logs_only_hang_is_reported_within_a_minute() -> None:
     s = HangSettings()
     (verdict,) = _with_flush(_logs_steps(stream(JOB, 700, HANG)), 700, s)

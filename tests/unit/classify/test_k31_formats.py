@@ -6,7 +6,9 @@ corpus line). Half A: UCX's endpoint error callback by ucs_status_t (the example
 applications such as NIXL / Dynamo reuse), the Go runtime's fatal-signal table names and unrecovered run-time panics,
 PyTorch's legacy checkpoint reader, torch_memory_saver's CUDA checks by result code, vLLM's executor worker monitors,
 SGLang's disaggregation transfer worker (NIXL / Mooncake rooms), PyTorch 1.x's misspelt ncclUniqueId store timeout and
-the NVIDIA device plugin's health-setup failures (a device withheld for the plugin's own reason, action none).
+the NVIDIA device plugin's health-setup failures (a device withheld for the plugin's own reason, action none). Half B:
+go-nvml's symbolic Return names ("ERROR_UNKNOWN", "ERROR_LIB_RM_VERSION_MISMATCH") in the device plugin's NVML init
+failure and PyTorch's "got exception:" wording of the ncclUniqueId store timeout (existing rules widened).
 
 Each new rule states its action: none takes a node (restart_app or none): peers, warnings and set-up failures of a
 health monitor are no evidence against this node's hardware.
@@ -119,6 +121,18 @@ FORMATS: list[tuple[str, str, str, str | None, str]] = [
     # PyTorch 1.x spelling of the ncclUniqueId store timeout (existing rule, pattern widened)
     ("training", "RuntimeError: [11] is setting up NCCL communicator and retreiving ncclUniqueId from [0] via c10d "
                  "key-value store by key '4', but store->get('4') got error: Socket Timeout", "nccl_timeout",
+     "nccl.unique_id_timeout", "restart_app"),
+    # half B: go-nvml's symbolic Return names in "Failed to initialize NVML: %v." (existing rules widened; their
+    # actions are the ones the prose wording of the same NVML codes already had)
+    ("system", "E0705 06:07:08.090100       1 factory.go:77] Failed to initialize NVML: ERROR_UNKNOWN.",
+     "gpu_container_init", "gpu.container_init", None),
+    ("system", "E0705 06:07:08.090100       1 factory.go:77] Failed to initialize NVML: ERROR_LIB_RM_VERSION_MISMATCH.",
+     "gpu_driver_init", "gpu.driver_version_mismatch", None),
+    ("system", "E0705 06:07:08.090100       1 factory.go:77] Failed to initialize NVML: ERROR_LIBRARY_NOT_FOUND.",
+     "gpu_container_init", "gpu.container_init", None),
+    # half B: the ncclUniqueId store read that raised "got exception:" (existing rule widened)
+    ("training", "RuntimeError: [2] is setting up NCCL communicator and retreiving ncclUniqueId from [0] via c10d "
+                 "key-value store by key '7', but store->get('7') got exception: Socket Timeout", "nccl_timeout",
      "nccl.unique_id_timeout", "restart_app"),
     # device plugin: the plugin's own set-up failure withholds a device (action none); an Xid keeps reset_gpu
     ("system", "W0704 05:06:07.080910       1 health.go:101] Could not determine device placement for "

@@ -8,7 +8,9 @@ PyTorch's legacy checkpoint reader, torch_memory_saver's CUDA checks by result c
 SGLang's disaggregation transfer worker (NIXL / Mooncake rooms), PyTorch 1.x's misspelt ncclUniqueId store timeout and
 the NVIDIA device plugin's health-setup failures (a device withheld for the plugin's own reason, action none). Half B:
 go-nvml's symbolic Return names ("ERROR_UNKNOWN", "ERROR_LIB_RM_VERSION_MISMATCH") in the device plugin's NVML init
-failure and PyTorch's "got exception:" wording of the ncclUniqueId store timeout (existing rules widened).
+failure and PyTorch's "got exception:" wording of the ncclUniqueId store timeout (existing rules widened). Step C
+(brief point 2, the split's components beyond its misses): SGLang's child reaper by raw wait status, the serving
+processes' top-level exception handlers of SGLang and vLLM, and the kubelet eviction manager by resource.
 
 Each new rule states its action: none takes a node (restart_app or none): peers, warnings and set-up failures of a
 health monitor are no evidence against this node's hardware.
@@ -48,6 +50,14 @@ BENIGN: list[tuple[str, str]] = [
     # PyTorch: the ncclUniqueId broadcast timing line
     ("training", "I0704 05:06:07.080910 ProcessGroupNCCL.cpp:2010] [PG 0 Rank 5] ProcessGroupNCCL broadcast unique ID "
                  "through store took 0.31 ms"),
+    # step C: SGLang's child reaper with a status that is no failure (SIGTERM at shutdown), its frame line; the
+    # scheduler starting; vLLM worker shutdown; kubelet reclaiming before any eviction, or evicting for pids
+    ("training", "[2026-05-06 07:08:09] Child process unexpectedly failed with exitcode=15. pid=6001"),
+    ("training", "[2026-05-06 07:08:09 TP1] Scheduler started, max_total_num_tokens=99000"),
+    ("training", "(VllmWorker TP3 pid=7071) INFO 05-06 07:08:09 [multiproc_executor.py:510] WorkerProc shutting down."),
+    ("training", "the engine loop is not running; call start() first"),
+    ("system", "I0506 07:08:09.101112    2020 eviction_manager.go:366] \"Eviction manager: attempting to reclaim\" "
+               "resourceName=\"ephemeral-storage\""),
     # device plugin: devices registered, a healthy device
     ("system", "I0704 05:06:07.080910       1 server.go:190] Registered device plugin for 'nvidia.com/mig-2g.20gb' "
                "with Kubelet"),
@@ -134,6 +144,36 @@ FORMATS: list[tuple[str, str, str, str | None, str]] = [
     ("training", "RuntimeError: [2] is setting up NCCL communicator and retreiving ncclUniqueId from [0] via c10d "
                  "key-value store by key '7', but store->get('7') got exception: Socket Timeout", "nccl_timeout",
      "nccl.unique_id_timeout", "restart_app"),
+    # step C: SGLang's child reaper by raw wait status
+    ("training", "[2026-05-06 07:08:09] Child process unexpectedly failed with exitcode=256. pid=6002",
+     "process_exit_nonzero", "process.sglang_child_exit.k31", "restart_app"),
+    ("training", "WARNING:root:Child process unexpectedly failed with an exit code 9. pid=6003", "process_killed",
+     "process.sglang_child_signal.k31", "restart_app"),
+    ("training", "[2026-05-06 07:08:09] Child process unexpectedly failed with exitcode=11. pid=6004", "segfault",
+     "process.sglang_child_segv.k31", "restart_app"),
+    ("training", "[2026-05-06 07:08:09] Child process unexpectedly failed with exitcode=6. pid=6005", "process_crash",
+     "process.sglang_child_crash.k31", "restart_app"),
+    # step C: serving processes' top-level exception handlers (a cause on the same line keeps its own rule)
+    ("training", "[2026-05-06 07:08:09 TP7] Scheduler hit an exception: Traceback (most recent call last):",
+     "process_crash", "process.serving_engine_exception.k31", "restart_app"),
+    ("training", "[2026-05-06 07:08:09] DetokenizerManager hit an exception: Traceback (most recent call last):",
+     "process_crash", "process.serving_engine_exception.k31", "restart_app"),
+    ("training", "[2026-05-06 07:08:09] Rank 3 scheduler is dead. Please check if there are relevant logs.",
+     "process_crash", "process.serving_engine_exception.k31", "restart_app"),
+    ("training", "(Worker_TP2 pid=9090) ERROR 05-06 07:08:09 [multiproc_executor.py:700] WorkerProc hit an exception.",
+     "process_crash", "process.serving_engine_exception.k31", "restart_app"),
+    ("training", "(Worker_TP2 pid=9090) ERROR 05-06 07:08:09 [multiproc_executor.py:520] WorkerProc failed to start.",
+     "process_crash", "process.serving_engine_exception.k31", "restart_app"),
+    ("training", "vllm.engine.multiprocessing.MQEngineDeadError: Engine loop is not running. Inspect the stacktrace "
+                 "to find the original error: IndexError('list index out of range').", "process_crash",
+     "process.serving_engine_exception.k31", "restart_app"),
+    ("training", "[2026-05-06 07:08:09 TP7] Scheduler hit an exception: torch.OutOfMemoryError: CUDA out of memory. "
+                 "Tried to allocate 3.50 GiB.", "cuda_oom", None, "restart_app"),
+    # step C: kubelet eviction manager by resource
+    ("system", "I0506 07:08:09.101112    2020 eviction_manager.go:377] \"Eviction manager: must evict pod(s) to "
+               "reclaim\" resourceName=\"memory\"", "oom_killer", "process.kubelet_evict_memory.k31", "restart_app"),
+    ("system", "W0506 07:08:09.101112    2020 eviction_manager.go:340] eviction manager: must evict pod(s) to reclaim "
+               "ephemeral-storage", "storage_space", "storage.kubelet_evict_disk.k31", "restart_app"),
     # device plugin: the plugin's own set-up failure withholds a device (action none); an Xid keeps reset_gpu
     ("system", "W0704 05:06:07.080910       1 health.go:101] Could not determine device placement for "
                "MIG-9f8e7d6c-5b4a-3928-1706-f5e4d3c2b1a0: failed to get parent device; Marking it unhealthy.",
@@ -164,5 +204,5 @@ def test_no_format_line_is_a_copy_of_a_corpus_line() -> None:
 def test_k31_rules_take_no_node(classifier: Classifier) -> None:
     """Every K31 rule recommends restart_app or none: peers, warnings and monitor set-up failures take no node."""
     actions = fit_rule_actions(classifier, ".k31")
-    assert len(actions) == 11
+    assert len(actions) == 18
     assert {rid for rid, action in actions.items() if action not in ("restart_app", "none")} == set()

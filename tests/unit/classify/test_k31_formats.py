@@ -206,3 +206,19 @@ def test_k31_rules_take_no_node(classifier: Classifier) -> None:
     actions = fit_rule_actions(classifier, ".k31")
     assert len(actions) == 18
     assert {rid for rid, action in actions.items() if action not in ("restart_app", "none")} == set()
+
+
+@pytest.mark.parametrize("line", [
+    "panic: assignment to entry in nil map",
+    "panic: close of closed channel",
+    "panic: failed to register device plugin: context deadline exceeded",
+])
+def test_a_go_daemons_panic_in_the_host_journal_is_no_kernel_panic(classifier: Classifier, line: str) -> None:
+    # Go's runtime and log.Panicf print "panic: <value>" at the start of a line; kubelet, containerd and the
+    # device plugin are Go programs whose output reaches the host journal. K31's review found that
+    # kernel.panic read the form from any host source and rebooted the node; it is a kernel's only in
+    # kernel records (kernel.panic_bare).
+    found = classifier.classify(line, "system")
+    assert found is None or found.category != "kernel_panic", found
+    kernel = classifier.classify(line, "kernel")
+    assert kernel is not None and kernel.category == "kernel_panic" and kernel.rule_id == "kernel.panic_bare"

@@ -222,3 +222,19 @@ def test_a_go_daemons_panic_in_the_host_journal_is_no_kernel_panic(classifier: C
     assert found is None or found.category != "kernel_panic", found
     kernel = classifier.classify(line, "kernel")
     assert kernel is not None and kernel.category == "kernel_panic" and kernel.rule_id == "kernel.panic_bare"
+
+
+@pytest.mark.parametrize(("source", "line"), [
+    ("training", "Failed to initialize NVML: Unknown Error"),
+    ("system", "E0412 10:02:11.201 1 factory.go:77] Failed to initialize NVML: ERROR_UNKNOWN."),
+])
+def test_a_container_that_lost_its_gpus_is_recreated_not_its_node_rebooted(classifier: Classifier, source: str,
+                                                                          line: str) -> None:
+    # NVIDIA's notice (NVIDIA/nvidia-docker#1730): a running container loses its device cgroup rules on a
+    # systemd daemon-reload with runc and NVML fails with NVML_ERROR_UNKNOWN; recreating the container
+    # restores access. The toolkit's own failures to set a container up (the driver not loaded) still
+    # take the node.
+    found = classifier.classify(line, source)
+    assert found is not None and found.category == "gpu_container_init" and found.action == "restart_app"
+    driver = classifier.classify("nvidia-container-cli: initialization error: nvml error: driver not loaded", "system")
+    assert driver is not None and driver.action == "reboot_node"

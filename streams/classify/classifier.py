@@ -22,6 +22,29 @@ _FLAGS = re.IGNORECASE
 # Generic GPU locators, tried only on lines already classified as faults.
 _PCI = re.compile(r"\b(?:PCI:)?((?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2})(?:\.[0-7])?\b", _FLAGS)
 _GPU = re.compile(r"\bGPU\s?#?(\d{1,2})\b(?![:.]\d)", _FLAGS)
+# What launchers and log collectors put in front of a process's own line: srun --label ("0: "),
+# mpirun --tag-output ("[1,0]<stderr>:"), PyTorch's rank prefix ("[rank3]:"), torchrun --tee
+# ("[default0]:"), Ray's worker prefix ("(RayTrainWorker pid=18234, ip=10.0.0.12) "), kubectl
+# logs --prefix ("[pod/NAME/CONTAINER] "), docker compose ("trainer-1  | "), pdsh / deepspeed's
+# launcher ("node-017: "), CRI log files ("<RFC3339> stderr F "), ISO timestamps and syslog
+# headers ("Nov 27 10:00:00 host proc[pid]: "). Rules anchored at the start of the message
+# would miss it behind one; see :meth:`Classifier.classify`.
+_LAUNCHER_PREFIX = re.compile(
+    r"^(?:"
+    r"\s*\d{1,5}:\s"
+    r"|\s*\[\d+,\d+\]<std(?:out|err)>:\s?"
+    r"|\s*\[(?:rank|default)\d+\]:\s?"
+    r"|\s*\((?:[\w.-]+ )?pid=\d+(?:, ip=[\d.]+)?\)\s"
+    r"|\s*\[pod/[\w.-]+/[\w.-]+\]\s"
+    r"|\s*[\w.-]*\d[\w.-]*\s+\|\s"
+    r"|\s*[a-z][\w-]*\d[\w.-]*:\s"
+    r"|\s*\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\s+(?:std(?:out|err) [FP] )?"
+    r"|\s*[A-Z][a-z]{2}\s+\d{1,2}\s\d{2}:\d{2}:\d{2}\s[\w.-]+\s[\w./@-]+(?:\[\d+\])?:\s"
+    r")",
+    _FLAGS,
+)
+_PREFIXES_TRIED = 3
+_FALLBACK = "fallback."
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,13 +106,31 @@ class Classifier:
         for _end, (rule_ids, guard_ids) in (first, *found):
             rule_hits.update(rule_ids)
             guard_hits.update(guard_ids)
-        return self._decide(line, source, rule_hits, guard_hits) if rule_hits else None
+        if not rule_hits or self._guarded(line, guard_hits):
+            return None
+        found = self._decide(line, source, rule_hits)
+        # Again without each launcher's or collector's prefix in turn (at most _PREFIXES_TRIED,
+        # one at a time: "0: mc0: csrow2: ..." is srun's label before the EDAC device's name): a
+        # rule anchored at the start of its message ("panic: ...", "F0101 12:00:00 ... Check
+        # failed") still reads it behind them. Guards read the whole line (some know a benign line
+        # by its collector's prefix).
+        # The structural fallbacks are not retried: they read the whole line, and what a specific
+        # rule left benign by its own format (an s3fs "[WAN]" retry) must not reach them unprefixed.
+        rest, specific = line, {r for r in rule_hits if not self._kb.rules[r].id.startswith(_FALLBACK)}
+        for _ in range(_PREFIXES_TRIED):
+            prefix = _LAUNCHER_PREFIX.match(rest) if found is None else None
+            if prefix is None or prefix.end() >= len(rest):
+                break
+            rest = rest[prefix.end():]
+            found = self._decide(rest, source, specific)
+        return found
 
-    def _decide(self, line: str, source: str, rule_hits: set[int], guard_hits: set[int]) -> Classification | None:
-        """Guards first (any match makes the line benign), then candidate rules in KB order."""
-        for g in sorted(guard_hits):
-            if self._guards[g].search(line) is not None:
-                return None
+    def _guarded(self, line: str, guard_hits: set[int]) -> bool:
+        """Whether a guard (a known benign look-alike) matches ``line``."""
+        return any(self._guards[g].search(line) is not None for g in sorted(guard_hits))
+
+    def _decide(self, line: str, source: str, rule_hits: set[int]) -> Classification | None:
+        """The first candidate rule in KB order that reads ``line`` (guards already passed)."""
         for r in sorted(rule_hits):
             rule = self._kb.rules[r]
             if rule.sources and source not in rule.sources:

@@ -10,8 +10,8 @@ memory limit, ModelArts' launcher return codes, an Ascend device black box HBM m
 and nvidia-container-cli's NVML version mismatch (the host driver's). Half B: Spaces' storage eviction, torch_npu's
 watchdog take-down, the CANN runtime's AI Core kernel failure and event-wait timeout, the task scheduler's AI Core
 timeout, HCCL's op-retry link and connection-failure headline, the NPU driver's devmm out-of-memory, MindIE /
-MindSpore device OOM and mcelog's transaction decode. Step C: HCCL's port binding (EI0019) and the runtime's
-aicore / aivec error exceptions.
+MindSpore device OOM and mcelog's transaction decode. Step C: HCCL's port binding (EI0019), the runtime's
+aicore / aivec error exceptions and its stream-synchronize timeout (EE1002).
 
 Each new rule states its action: a peer's failure, a warning or a job's own error never takes a node (restart_app
 or none); only the HBM multi-bit ECC of the NPU's own memory keeps its category's reset_gpu, and the NVML
@@ -179,6 +179,8 @@ FORMATS: list[tuple[str, str, str, str | None, str]] = [
     ("training", "EZ9999: Inner Error! The error from device(chipId:0, dieId:0), serial number is 11, there is an exception "
                  "of aivec error, core id is 3, error code = 0x800000", "gpu_graphics_engine_fault",
      "ascend.aicore_error_exception.k32", "restart_app"),
+    ("training", "EE1002: [PID: 3001] 2026-02-03-04:05:06.070.109 Stream synchronize timeout. stream_id=12, "
+                 "timeout=300000ms", "nccl_timeout", "cann.stream_sync_timeout.k32", "restart_app"),
 ]
 
 
@@ -203,5 +205,5 @@ NODE_ACTIONS_KEPT = {"ascend.bbox_hbm_ecc.k32"}
 def test_k32_rules_take_no_node_for_peers_warnings_or_job_errors(classifier: Classifier) -> None:
     """Only the NPU's own HBM multi-bit ECC keeps a node action (reset_gpu); the rest never take a node."""
     actions = fit_rule_actions(classifier, ".k32")
-    assert len(actions) == 29
+    assert len(actions) == 30
     assert {rid for rid, action in actions.items() if action not in ("restart_app", "none")} == NODE_ACTIONS_KEPT

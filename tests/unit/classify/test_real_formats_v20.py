@@ -52,7 +52,7 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
      "nccl_error", "accel.ascend_hccl_error.k20"),
     ("training", "[ERROR] HCCL(7001,python):2026-02-03-04:05:06.777.888 [hccl_socket_manager.cc:840] [7010]"
                  "[Create][Sockets]Wait links establish completed failed, local role is server. ret[9]",
-     "nccl_error", "accel.ascend_hccl_error.k20"),
+     "nccl_timeout", "hccl.ret_timeout.k32"),  # K32: ret[9] is HcclResult HCCL_E_TIMEOUT (hccl_types.h)
     ("training", "[rank3]: EJ0003: [PID: 220] 2026-02-03-04:05:06.777.888 Failed to bind the IP port. Reason: The "
                  "IP address and port have been bound already.", "nccl_user_error", "accel.ascend_hccl_bind.k20"),
     # Ascend runtime / driver / memory

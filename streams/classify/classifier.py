@@ -26,8 +26,10 @@ _GPU = re.compile(r"\bGPU\s?#?(\d{1,2})\b(?![:.]\d)", _FLAGS)
 # mpirun --tag-output ("[1,0]<stderr>:"), PyTorch's rank prefix ("[rank3]:"), torchrun --tee
 # ("[default0]:"), Ray's worker prefix ("(RayTrainWorker pid=18234, ip=10.0.0.12) "), kubectl
 # logs --prefix ("[pod/NAME/CONTAINER] "), docker compose ("trainer-1  | "), pdsh / deepspeed's
-# launcher ("node-017: "), CRI log files ("<RFC3339> stderr F "), ISO timestamps and syslog
-# headers ("Nov 27 10:00:00 host proc[pid]: "). Rules anchored at the start of the message
+# launcher ("node-017: "), CRI log files ("<RFC3339> stderr F "), ISO timestamps, syslog
+# headers ("Nov 27 10:00:00 host proc[pid]: ") and the kernel's record prefixes (a priority
+# "<4>", a /dev/kmsg header "4,1234,5678,-;", "kernel: ", dmesg's "[ 1234.567890] " and -T's
+# "[Fri Nov 27 10:00:00 2026] "). Rules anchored at the start of the message
 # would miss it behind one; see :meth:`Classifier.classify`.
 _LAUNCHER_PREFIX = re.compile(
     r"^(?:"
@@ -39,7 +41,10 @@ _LAUNCHER_PREFIX = re.compile(
     r"|\s*[\w.-]*\d[\w.-]*\s+\|\s"
     r"|\s*[a-z][\w-]*\d[\w.-]*:\s"
     r"|\s*\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\s+(?:std(?:out|err) [FP] )?"
+    r"|\s*[a-z][\w-]*\d[\w.-]*\s[\w./@-]+(?:\[\d+\])?:\s"
     r"|\s*[A-Z][a-z]{2}\s+\d{1,2}\s\d{2}:\d{2}:\d{2}\s[\w.-]+\s[\w./@-]+(?:\[\d+\])?:\s"
+    r"|\s*<\d{1,3}>|\s*\d+,\d+,\d+,[^;]{0,8};|\s*kernel:\s"
+    r"|\s*\[\s*\d+\.\d+\]\s|\s*\[[A-Z][a-z]{2} [A-Z][a-z]{2}\s+\d{1,2} \d{2}:\d{2}:\d{2} \d{4}\]\s"
     r")",
     _FLAGS,
 )

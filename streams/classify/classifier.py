@@ -29,7 +29,8 @@ _GPU = re.compile(r"\bGPU\s?#?(\d{1,2})\b(?![:.]\d)", _FLAGS)
 # launcher ("node-017: "), CRI log files ("<RFC3339> stderr F "), ISO timestamps, syslog
 # headers ("Nov 27 10:00:00 host proc[pid]: ") and the kernel's record prefixes (a priority
 # "<4>", a /dev/kmsg header "4,1234,5678,-;", "kernel: ", dmesg's "[ 1234.567890] " and -T's
-# "[Fri Nov 27 10:00:00 2026] "). Rules anchored at the start of the message
+# "[Fri Nov 27 10:00:00 2026] "), loguru's "| LEVEL | module:function:line - " after its time,
+# and bare leading whitespace. Rules anchored at the start of the message
 # would miss it behind one; see :meth:`Classifier.classify`.
 _LAUNCHER_PREFIX = re.compile(
     r"^(?:"
@@ -45,10 +46,28 @@ _LAUNCHER_PREFIX = re.compile(
     r"|\s*[A-Z][a-z]{2}\s+\d{1,2}\s\d{2}:\d{2}:\d{2}\s[\w.-]+\s[\w./@-]+(?:\[\d+\])?:\s"
     r"|\s*<\d{1,3}>|\s*\d+,\d+,\d+,[^;]{0,8};|\s*kernel:\s"
     r"|\s*\[\s*\d+\.\d+\]\s|\s*\[[A-Z][a-z]{2} [A-Z][a-z]{2}\s+\d{1,2} \d{2}:\d{2}:\d{2} \d{4}\]\s"
+    r"|\s*\|\s*[A-Z]+\s*\|\s*[\w.<>-]+:[\w.<>-]+:\d+\s+-\s"
+    r"|\s+"
     r")",
     _FLAGS,
 )
 _PREFIXES_TRIED = 3
+# Terminal escape sequences (CSI: colours, cursor moves; two-byte ESC forms) that coloured loggers
+# (loguru, rich, colorlog, Ray's worker prefix, vLLM) write into the line, and the SGR remnants
+# ("[36m ... [0m") such a line keeps when a pipeline dropped the ESC bytes (recognised by a reset).
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+_SGR_REMNANT = re.compile(r"\[(?:\d{1,3};)*\d{1,3}m")
+
+
+def _plain(line: str) -> str:
+    """``line`` without terminal colours and with no-break spaces as spaces: what a rule reads."""
+    if "\x1b" in line:
+        line = _ANSI.sub("", line)
+    if "[0m" in line:
+        line = _SGR_REMNANT.sub("", line)
+    if "\xa0" in line:
+        line = line.replace("\xa0", " ")
+    return line
 _FALLBACK = "fallback."
 
 
@@ -93,6 +112,9 @@ class Classifier:
         self._rules = [_compile(i, r.patterns, r.unless, r.line_actions) for i, r in enumerate(kb.rules)]
         self._guards = [_compile(i, g.patterns, g.unless) for i, g in enumerate(kb.guards)]
         self._automaton = _automaton(kb.rules, kb.guards)
+        # Rules appended after the fallbacks (later fits) must not be shadowed by them: a line
+        # with an error-level marker and a specific rule's message is that rule's.
+        self._order = [(r.id.startswith(_FALLBACK), i) for i, r in enumerate(kb.rules)]
 
     @property
     def kb(self) -> KnowledgeBase:
@@ -100,7 +122,9 @@ class Classifier:
         return self._kb
 
     def classify(self, line: str, source: str = "training") -> Classification | None:
-        """The classification of ``line`` (from log ``source``), or ``None`` if it is benign."""
+        """The classification of ``line`` (from log ``source``), or ``None`` if it is benign.
+        Terminal colours and no-break spaces are read as plain text (:func:`_plain`)."""
+        line = _plain(line)
         # Hot path: most lines contain no keyword at all, so stop after one scan.
         found = self._automaton.iter(line.lower())
         first = next(found, None)
@@ -135,8 +159,9 @@ class Classifier:
         return any(self._guards[g].search(line) is not None for g in sorted(guard_hits))
 
     def _decide(self, line: str, source: str, rule_hits: set[int]) -> Classification | None:
-        """The first candidate rule in KB order that reads ``line`` (guards already passed)."""
-        for r in sorted(rule_hits):
+        """The first candidate rule in KB order that reads ``line`` (guards already passed); the
+        structural fallbacks (``fallback.*``) after every specific rule, wherever they stand."""
+        for r in sorted(rule_hits, key=self._order.__getitem__):
             rule = self._kb.rules[r]
             if rule.sources and source not in rule.sources:
                 continue

@@ -39,6 +39,7 @@ from tests.bench.classify_real import (
     HOLDOUT30,
     HOLDOUT31,
     HOLDOUT32,
+    HOLDOUT33,
     LATE_SPLITS,
     TARGET_FAMILY_ACCURACY,
     TARGET_FP_RATE,
@@ -170,7 +171,8 @@ def test_parse_corpus_rejects_a_source_shared_between_holdout2_and_holdout3() ->
     (HOLDOUT24, 130, 95), (HOLDOUT25, 133, 98), (HOLDOUT26, 133, 90),
     (HOLDOUT27, 100, 66), (HOLDOUT28, 142, 111),
     (HOLDOUT29, 119, 82), (HOLDOUT30, 129, 89),
-    (HOLDOUT31, 89, 58), (HOLDOUT32, 89, 55)])
+    (HOLDOUT31, 89, 58), (HOLDOUT32, 89, 55),
+    (HOLDOUT33, 31, 27)])
 def test_late_holdouts_are_unseen_spread_and_have_hard_negatives(corpus: list[RealLine], split: str, min_lines: int,
                                                                   min_sources: int) -> None:
     """Each later collection: enough lines from enough sources found in no other split (URLs and

@@ -28,6 +28,10 @@ from streams.hang.state import (
 )
 
 JOB_LOG_SOURCES = ("training", "nccl")
+NCCL_WARNING = "NCCL WARN"
+"""NCCL prints its warnings from its error and retry paths ("NCCL WARN NET/IB : Got completion
+from peer ... status=12", "NCCL WARN Call to recv failed ..."), and keeps printing them while a
+collective it cannot complete hangs: a job's only lines then are no sign that it progresses."""
 TAG = re.compile(r"\d+")
 
 
@@ -134,7 +138,8 @@ def _announced(line: str, settings: HangSettings) -> str | None:
 
 
 def on_log(state: JobState, event: LogLine, now_us: int, settings: HangSettings) -> None:
-    """Record a training/NCCL line as a sign of life; kernel/system lines say nothing.
+    """Record a training/NCCL line as a sign of life; kernel/system lines and NCCL's warnings
+    (:data:`NCCL_WARNING`) say nothing.
 
     The latest training line may announce a quiet phase (``phase_line``). A line ending a
     phase ("saved checkpoint") other than the announced one, in a job that reports steps, is
@@ -144,7 +149,7 @@ def on_log(state: JobState, event: LogLine, now_us: int, settings: HangSettings)
     node whose clock is off the job's (``skew.py``) counts at the job's time of the line.
     """
     seen(state, event.node_id, now_us)
-    if event.source not in JOB_LOG_SOURCES:
+    if event.source not in JOB_LOG_SOURCES or (event.source == "nccl" and NCCL_WARNING in event.line):
         return
     now_us = job_time_us(state, event.node_id, now_us)
     run = state.run

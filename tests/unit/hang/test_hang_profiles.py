@@ -231,6 +231,20 @@ def test_more_frameworks_announce_and_end_their_saves() -> None:
             assert alone.run.phase_line is None, end  # an end line alone opens nothing
 
 
+def test_a_logs_only_hang_is_reported_while_nccl_keeps_warning() -> None:
+    # A collective that cannot complete keeps NCCL retrying and warning (format of NCCL's
+    # transport/net_ib.cc and misc/socket.cc warnings); those lines are no progress.
+    s = HangSettings()
+    warnings = [LogLine(event_id=f"warn-{t}", event_time=at(t), cluster="t", job_id=JOB.job_id, node_id=JOB.node(1),
+                        rank=8, source="nccl",
+                        line=f"gpu-n1:4242:4301 [0] transport/net_ib.cc:1692 NCCL WARN NET/IB : Got completion from "
+                             f"peer 10.0.0.{t % 200} with status=12 opcode=0 len=0 vendor err 129 (Recv)")
+                for t in range(305, 700, 10)]
+    events = sorted(_logs_steps(stream(JOB, 700, HANG)) + warnings, key=lambda e: (e.event_time, e.event_id))
+    (verdict,) = _with_flush(events, 700, s)
+    assert (verdict.event_time - at(300)).total_seconds() <= 60
+
+
 def test_a_logs_only_hang_is_reported_within_a_minute() -> None:
     s = HangSettings()
     (verdict,) = _with_flush(_logs_steps(stream(JOB, 700, HANG)), 700, s)

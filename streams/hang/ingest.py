@@ -32,6 +32,22 @@ NCCL_WARNING = "NCCL WARN"
 """NCCL prints its warnings from its error and retry paths ("NCCL WARN NET/IB : Got completion
 from peer ... status=12", "NCCL WARN Call to recv failed ..."), and keeps printing them while a
 collective it cannot complete hangs: a job's only lines then are no sign that it progresses."""
+STACK_DUMP = re.compile(
+    r'^\s*File "[^"]*", line \d+|\(most recent call (?:first|last)\):?\s*$|^Timeout \(\d+:\d\d:\d\d(?:\.\d+)?\)!$'
+)
+"""Lines of a Python stack dump: faulthandler.dump_traceback_later(repeat=True), a common hang
+watchdog, prints "Timeout (0:05:00)!", "Thread 0x... (most recent call first):" and '  File
+"...", line N in wait' from a process that is stuck; a traceback is a process failing."""
+
+
+def _no_progress(event: LogLine) -> bool:
+    """Whether a job's line says nothing about its progress: an NCCL warning, a stack dump."""
+    if event.source == "nccl":
+        return NCCL_WARNING in event.line
+    line = event.line
+    if 'File "' not in line and "most recent call" not in line and not line.startswith("Timeout ("):
+        return False  # the common case, without a regex
+    return STACK_DUMP.search(line) is not None
 TAG = re.compile(r"\d+")
 
 
@@ -138,8 +154,8 @@ def _announced(line: str, settings: HangSettings) -> str | None:
 
 
 def on_log(state: JobState, event: LogLine, now_us: int, settings: HangSettings) -> None:
-    """Record a training/NCCL line as a sign of life; kernel/system lines and NCCL's warnings
-    (:data:`NCCL_WARNING`) say nothing.
+    """Record a training/NCCL line as a sign of life; kernel/system lines, NCCL's warnings
+    (:data:`NCCL_WARNING`) and stack dumps (:data:`STACK_DUMP`) say nothing.
 
     The latest training line may announce a quiet phase (``phase_line``). A line ending a
     phase ("saved checkpoint") other than the announced one, in a job that reports steps, is
@@ -149,7 +165,7 @@ def on_log(state: JobState, event: LogLine, now_us: int, settings: HangSettings)
     node whose clock is off the job's (``skew.py``) counts at the job's time of the line.
     """
     seen(state, event.node_id, now_us)
-    if event.source not in JOB_LOG_SOURCES or (event.source == "nccl" and NCCL_WARNING in event.line):
+    if event.source not in JOB_LOG_SOURCES or _no_progress(event):
         return
     now_us = job_time_us(state, event.node_id, now_us)
     run = state.run

@@ -245,6 +245,23 @@ def test_a_logs_only_hang_is_reported_while_nccl_keeps_warning() -> None:
     assert (verdict.event_time - at(300)).total_seconds() <= 60
 
 
+def test_a_logs_only_hang_is_reported_while_a_watchdog_dumps_stacks() -> None:
+    # faulthandler.dump_traceback_later(30, repeat=True) prints the stuck process's stacks every
+    # 30 s (CPython's Modules/faulthandler.c formats); a dump is no progress.
+    s = HangSettings()
+    dump = ("Timeout (0:00:30)!", "Thread 0x00007f3a2c9ff700 (most recent call first):",
+            '  File "/usr/lib/python3.11/threading.py", line 320 in wait',
+            "Current thread 0x00007f3a4e1b2740 (most recent call first):",
+            '  File "/opt/conda/lib/python3.11/site-packages/torch/cuda/streams.py", line 95 in synchronize',
+            '  File "/workspace/train.py", line 212 in train_step')
+    lines = [LogLine(event_id=f"dump-{t}-{i}", event_time=at(t + i * 0.001), cluster="t", job_id=JOB.job_id,
+                     node_id=JOB.node(0), rank=0, source="training", line=text)
+             for t in range(330, 700, 30) for i, text in enumerate(dump)]
+    events = sorted(_logs_steps(stream(JOB, 700, HANG)) + lines, key=lambda e: (e.event_time, e.event_id))
+    (verdict,) = _with_flush(events, 700, s)
+    assert (verdict.event_time - at(300)).total_seconds() <= 60
+
+
 def test_a_logs_only_hang_is_reported_within_a_minute() -> None:
     s = HangSettings()
     (verdict,) = _with_flush(_logs_steps(stream(JOB, 700, HANG)), 700, s)

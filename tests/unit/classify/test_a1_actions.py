@@ -4,7 +4,7 @@ rule that reports the node's own fault keeps its node action. Categories do not 
 
 Each case: (source, line, rule id, category, action) for the line that now takes no node, then
 (source, line, action) for a sibling of the same rule that still takes it. The lines follow the
-documented formats (kernel, DCGM, CUDA, FFmpeg, DKMS, Docker/containerd, k8s-device-plugin); the
+documented formats (kernel, DCGM, CUDA, FFmpeg, DKMS, Docker/containerd, k8s-device-plugin, NVML); the
 public source of each decision is in the rule's note (A1).
 """
 
@@ -45,14 +45,11 @@ CASES = [
      ("training", "RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu.", "reboot_node")),
     (("training", "cudaGetDeviceCount failed: CUDA driver version is insufficient for CUDA runtime version",
       "cuda.driver_init", "cuda_driver_init", "restart_app"),
-     ("training", "[rank5]: RuntimeError: No CUDA GPUs are available", "reboot_node")),
-    (("training", "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before "
-                  "calling NumCudaDevices() that might have already set the error? Error 804: forward compatibility "
-                  "was attempted on non supported HW",
+     ("training", "THCudaCheck FAIL file=/opt/pytorch/aten/src/THC/THCGeneral.cpp line=51 error=100 : no "
+                  "CUDA-capable device is detected", "reboot_node")),
+    (("training", 'CUDA error at train.cu:88 code=804(cudaErrorCompatNotSupportedOnDevice) "cudaGetDeviceCount(&n)"',
       "cuda.driver_init", "cuda_driver_init", "restart_app"),
-     ("training", "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before "
-                  "calling NumCudaDevices() that might have already set the error? Error 802: system not yet initialized",
-      "reboot_node")),
+     ("training", 'CUDA error at train.cu:88 code=802(cudaErrorSystemNotReady) "cudaGetDeviceCount(&n)"', "reboot_node")),
     (("training", "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: CUDA error: the provided PTX was compiled with an "
                   "unsupported toolchain (CUDA_ERROR_UNSUPPORTED_PTX_VERSION)",
       "cuda.driver_init", "cuda_driver_init", "restart_app"),
@@ -86,6 +83,36 @@ CASES = [
     (("system", "Autoinstall on 6.8.0-51-generic failed for module(s) nvidia(10).",
       "gpu.driver_dkms.k25", "gpu_driver_init", "none"),
      ("kernel", "NVRM: GPU 0000:4e:00.0: RmInitAdapter failed! (0x26:0x56:1474)", "reboot_node")),
+    # amdgpu_device_gpu_recover: the driver's own reset; only its failure takes the node.
+    (("kernel", "[ 5120.447810] amdgpu 0000:83:00.0: amdgpu: GPU reset begin!",
+      "gpu.amdgpu_reset", "gpu_reset_required", "restart_app"),
+     ("kernel", "amdgpu 0000:83:00.0: amdgpu: GPU reset(3) failed", "reset_gpu")),
+    # habanalabs hl_device_reset: the announced reset, then success or "Device is NOT usable".
+    (("kernel", "[ 9120.114420] habanalabs hl2: Going to RESET device!",
+      "gpu.habanalabs_reset.f3", "gpu_reset_required", "restart_app"),
+     ("kernel", "habanalabs hl2: Failed to reset! Device is NOT usable", "reboot_node")),
+    # NVML_ERROR_IN_USE: an operator's MIG change refused while the instance has processes.
+    (("training", "Unable to destroy gpu instance id  1 from gpu  0: In use by another client",
+      "accel.device_busy.k20", "cuda_device_unavailable", "none"),
+     ("training", "E0314 09:12:44.100200 3120 tpu_init.cc:90] libtpu.so already in use by another process probably "
+                  'owned by another user. Run "$ sudo lsof -w /dev/accel2" to figure out which process is using the TPU. '
+                  "Not attempting to load libtpu.so in this process.", "reset_gpu")),
+    # ipoib_multicast.c: a refused join is retried with back-off; the SM answers, not the port.
+    (("kernel", "ib0: multicast join failed for ff12:401b:ffff:0000:0000:0000:ffff:ffff, status -22",
+      "ib.port", "ib_link", "none"),
+     ("kernel", "ib0: transmit timeout: latency 10240 msecs", "reboot_node")),
+    # nvidia-docker#1642: no GPU device driver registered with Docker (the toolkit is missing).
+    (("system", 'docker: Error response from daemon: could not select device driver "" with capabilities: '
+                '[[gpu compute utility]].',
+      "gpu.container_init", "gpu_container_init", "restart_app"),
+     ("system", "nvidia-container-cli: mount error: stat failed: /proc/driver/nvidia/gpus/0000:b1:00.0: no such file "
+                "or directory: unknown", "reboot_node")),
+    # NCCL troubleshooting (IOMMU / ACS): DMA translation faults are a mapping set up wrongly.
+    (("kernel", "DMAR: [DMA Write NO_PASID] Request device [c1:00.0] fault addr 0x7fe00000 [fault reason 0x05] "
+                "PTE Write access is not set",
+      "host.iommu_fault", "pcie_aer", "restart_app"),
+     ("kernel", "AMD-Vi: Event logged [DEV_TAB_HARDWARE_ERROR device=0000:41:00.0 address=0x1f2e3d000 flags=0x0100]",
+      "reboot_node")),
 ]
 
 

@@ -113,6 +113,16 @@ CASES = [
       "host.iommu_fault", "pcie_aer", "restart_app"),
      ("kernel", "AMD-Vi: Event logged [DEV_TAB_HARDWARE_ERROR device=0000:41:00.0 address=0x1f2e3d000 flags=0x0100]",
       "reboot_node")),
+    # DCGM policy: the PCI condition counts PCIe replays (corrected link retransmissions).
+    (("system", "Mar 14 09:12:44 gpu-r7 dcgm-policy[5120]: A PCIe replay event has violated policy manager values.",
+      "gpu.dcgm_policy_pcie.k23", "pcie_aer", "none"),
+     ("system", "Mar 14 09:12:44 gpu-r7 dcgm-policy[5120]: The maximum number of retired pages has violated policy "
+                "manager values.", "reset_gpu")),
+    # CUDA error reference: an ordinal that names no visible device is the caller's.
+    (("training", "[rank6]: torch.AcceleratorError: CUDA error: invalid device ordinal",
+      "cuda.device_unavailable", "cuda_device_unavailable", "restart_app"),
+     ("training", "[rank6]: torch.AcceleratorError: CUDA error: CUDA-capable device(s) is/are busy or unavailable",
+      "reset_gpu")),
 ]
 
 

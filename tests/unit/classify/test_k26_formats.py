@@ -125,9 +125,10 @@ FORMATS: list[tuple[str, str, str, str | None, str]] = [
     # glog FATAL CHECK (XLA)
     ("training", "F0707 07:07:07.070707  123456 layout_util.cc:300] Check failed: shape.has_layout() (0 vs. 1)",
      "process_crash", "process.glog_check_failed.k26", "restart_app"),
-    # Docker: the capability list as some renderers print it (existing rule gpu.container_init)
+    # Docker: the capability list as some renderers print it (existing rule gpu.container_init; A1: no GPU
+    # device driver registered with Docker is a configuration, restart_app, see test_a1_actions.py)
     ("system", "docker: Error response from daemon: could not select device driver \"\" with capabilities: [].",
-     "gpu_container_init", "gpu.container_init", "reboot_node"),
+     "gpu_container_init", "gpu.container_init", "restart_app"),
     # NVSHMEM's NCCL-derived socket bootstrap: the peer closed the connection
     ("training", "/opt/nvshmem/src/modules/bootstrap/uid/ncclSocket/ncclsocket_socket.cpp:socketProgressOpt:40: "
                  "socketProgressOpt: Call to recv from 10.1.2.3<40001> failed : Connection reset by peer",

@@ -125,6 +125,8 @@ class Classifier:
         """The classification of ``line`` (from log ``source``), or ``None`` if it is benign.
         Terminal colours and no-break spaces are read as plain text (:func:`_plain`)."""
         line = _plain(line)
+        if "\n" in line or "\r" in line:
+            return self._classify_record(line, source)
         # Hot path: most lines contain no keyword at all, so stop after one scan.
         found = self._automaton.iter(line.lower())
         first = next(found, None)
@@ -153,6 +155,15 @@ class Classifier:
             rest = rest[prefix.end():]
             found = self._decide(rest, source, specific)
         return found
+
+    def _classify_record(self, record: str, source: str) -> Classification | None:
+        """A record that carries several lines (the contract says one, but multi-line collectors
+        join a traceback or a dump into one record) is read line by line: its first fault."""
+        for part in record.splitlines():
+            found = self.classify(part, source) if part.strip() else None
+            if found is not None:
+                return found
+        return None
 
     def _guarded(self, line: str, guard_hits: set[int]) -> bool:
         """Whether a guard (a known benign look-alike) matches ``line``."""

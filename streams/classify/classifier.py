@@ -115,6 +115,8 @@ class Classifier:
         # Rules appended after the fallbacks (later fits) must not be shadowed by them: a line
         # with an error-level marker and a specific rule's message is that rule's.
         self._order = [(r.id.startswith(_FALLBACK), i) for i, r in enumerate(kb.rules)]
+        self._anchored = {i for i, r in enumerate(kb.rules)
+                          if not r.id.startswith(_FALLBACK) and any(_anchored(p) for p in r.patterns)}
 
     @property
     def kb(self) -> KnowledgeBase:
@@ -124,7 +126,8 @@ class Classifier:
     def classify(self, line: str, source: str = "training") -> Classification | None:
         """The classification of ``line`` (from log ``source``), or ``None`` if it is benign.
         Terminal colours and no-break spaces are read as plain text (:func:`_plain`)."""
-        line = _plain(line)
+        if "\x1b" in line or "[0m" in line or "\xa0" in line:
+            line = _plain(line)
         if "\n" in line or "\r" in line:
             return self._classify_record(line, source)
         # Hot path: most lines contain no keyword at all, so stop after one scan.
@@ -145,9 +148,13 @@ class Classifier:
         # rule anchored at the start of its message ("panic: ...", "F0101 12:00:00 ... Check
         # failed") still reads it behind them. Guards read the whole line (some know a benign line
         # by its collector's prefix).
-        # The structural fallbacks are not retried: they read the whole line, and what a specific
+        # Only rules anchored at the start of a message are retried (a prefix cannot hide a line from
+        # the others); never the structural fallbacks: they read the whole line, and what a specific
         # rule left benign by its own format (an s3fs "[WAN]" retry) must not reach them unprefixed.
-        rest, specific = line, {r for r in rule_hits if not self._kb.rules[r].id.startswith(_FALLBACK)}
+        specific = rule_hits & self._anchored
+        if found is not None or not specific:
+            return found
+        rest = line
         for _ in range(_PREFIXES_TRIED):
             prefix = _LAUNCHER_PREFIX.match(rest) if found is None else None
             if prefix is None or prefix.end() >= len(rest):
@@ -167,7 +174,10 @@ class Classifier:
 
     def _guarded(self, line: str, guard_hits: set[int]) -> bool:
         """Whether a guard (a known benign look-alike) matches ``line``."""
-        return any(self._guards[g].search(line) is not None for g in sorted(guard_hits))
+        for g in guard_hits:
+            if self._guards[g].search(line) is not None:
+                return True
+        return False
 
     def _decide(self, line: str, source: str, rule_hits: set[int]) -> Classification | None:
         """The first candidate rule in KB order that reads ``line`` (guards already passed); the
@@ -199,6 +209,12 @@ class Classifier:
             gpu_index=_int(groups.get("gpu")) if groups.get("gpu") else _first_gpu(line),
             action=_action(compiled, line, entry.fault_action if entry else None, rule.action, category.action),
         )
+
+
+def _anchored(pattern: str) -> bool:
+    """Whether a rule pattern anchors to the start of the line somewhere (``^`` or ``\\A``
+    outside a negated character class): what a launcher's prefix can hide from it."""
+    return "^" in pattern.replace("[^", "[") or "\\A" in pattern
 
 
 def _automaton(rules: tuple[Rule, ...], guards: tuple[Guard, ...]) -> ahocorasick.Automaton:

@@ -7,6 +7,7 @@ of ~800 examples (rules anchored at the start of their message) were lost behind
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -68,15 +69,23 @@ def test_kernel_records_keep_their_category_behind_a_record_prefix(classifier: C
 
 
 def _check(classifier: Classifier, examples: list[tuple[str, str, str]], prefix: str, least: int = 100) -> None:
+    lost = _lost(classifier, examples, lambda line: prefix + line)
+    assert len(examples) > least and not lost, lost
+
+
+def _lost(classifier: Classifier, examples: list[tuple[str, str, str]],
+          wrap: Callable[[str], str]) -> list[tuple[str, str, str | None]]:
+    """The examples (rule id, line head, what the wrapped line became) whose category ``wrap``
+    changes; examples the classifier leaves benign on their own are skipped."""
     lost = []
     for rule_id, source, line in examples:
         bare = classifier.classify(line, source)
         if bare is None:
             continue
-        behind = classifier.classify(prefix + line, source)
-        if behind is None or behind.category != bare.category:
-            lost.append((rule_id, line[:80], behind and behind.category))
-    assert len(examples) > least and not lost, lost
+        wrapped = classifier.classify(wrap(line), source)
+        if wrapped is None or wrapped.category != bare.category:
+            lost.append((rule_id, line[:80], None if wrapped is None else wrapped.category))
+    return lost
 
 
 def test_a_guard_reads_the_whole_line_prefix_included(classifier: Classifier) -> None:
@@ -106,12 +115,7 @@ def test_colours_and_odd_spaces_are_read_as_plain_text(classifier: Classifier, k
     # Coloured loggers (loguru, rich, colorlog, Ray's worker prefix) write terminal escape codes into
     # the line; a pipeline that drops the ESC bytes leaves "[36m ... [0m"; copied text carries no-break
     # spaces. Before, a colour code in front cost about a fifth of the examples their category.
-    lost = []
-    for rule_id, source, line in _examples(kb, host=False):
-        bare = classifier.classify(line, source)
-        dressed = classifier.classify(dress(line), source)
-        if bare is not None and (dressed is None or dressed.category != bare.category):
-            lost.append((rule_id, line[:80]))
+    lost = _lost(classifier, _examples(kb, host=False), dress)
     assert not lost, lost
 
 
@@ -124,10 +128,5 @@ def test_a_multi_line_record_is_read_line_by_line(classifier: Classifier, kb: Kn
     # EVENTS.md says one line per log_line, but multi-line collectors (Fluent Bit's Python
     # parser, journald's multi-line messages) join a traceback into one record; before, about 1 in
     # 18 examples lost its category when another line came first in the record.
-    lost = []
-    for rule_id, source, line in _examples(kb, host=False):
-        bare = classifier.classify(line, source)
-        joined = classifier.classify(join(line), source)
-        if bare is not None and (joined is None or joined.category != bare.category):
-            lost.append((rule_id, line[:80]))
+    lost = _lost(classifier, _examples(kb, host=False), join)
     assert not lost, lost

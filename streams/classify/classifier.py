@@ -12,6 +12,7 @@ Imports only the standard library, ``ahocorasick`` and the KB model; no I/O, no 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import ahocorasick
@@ -80,12 +81,14 @@ class _Compiled:
     unless: re.Pattern[str] | None
     line_actions: tuple[tuple[re.Pattern[str], str], ...] = ()
 
-    def search(self, line: str) -> re.Match[str] | None:
-        """The first pattern match, unless a veto pattern matches too."""
+    def search(self, line: str, forms: Sequence[str] = ()) -> re.Match[str] | None:
+        """The first pattern match, unless a veto pattern matches too: in ``line`` or in any of
+        its other ``forms`` (the line with and without its launcher prefixes: a veto anchored at
+        the start of a benign look-alike still reads it behind a prefix)."""
         for pattern in self.patterns:
             found = pattern.search(line)
             if found is not None:
-                if self.unless is not None and self.unless.search(line):
+                if self.unless is not None and any(self.unless.search(text) for text in (line, *forms)):
                     return None
                 return found
         return None
@@ -115,8 +118,8 @@ class Classifier:
         # Rules appended after the fallbacks (later fits) must not be shadowed by them: a line
         # with an error-level marker and a specific rule's message is that rule's.
         self._order = [(r.id.startswith(_FALLBACK), i) for i, r in enumerate(kb.rules)]
-        self._anchored = {i for i, r in enumerate(kb.rules)
-                          if not r.id.startswith(_FALLBACK) and any(_anchored(p) for p in r.patterns)}
+        self._anchored = {i for i, r in enumerate(kb.rules) if any(_anchored(p) for p in r.patterns)}
+        self._anchored_guards = {i for i, g in enumerate(kb.guards) if any(_anchored(p) for p in g.patterns)}
 
     @property
     def kb(self) -> KnowledgeBase:
@@ -140,28 +143,28 @@ class Classifier:
         for _end, (rule_ids, guard_ids) in (first, *found):
             rule_hits.update(rule_ids)
             guard_hits.update(guard_ids)
-        if not rule_hits or self._guarded(line, guard_hits):
+        if not rule_hits:
             return None
-        found = self._decide(line, source, rule_hits)
-        # Again without each launcher's or collector's prefix in turn (at most _PREFIXES_TRIED,
-        # one at a time: "0: mc0: csrow2: ..." is srun's label before the EDAC device's name): a
-        # rule anchored at the start of its message ("panic: ...", "F0101 12:00:00 ... Check
-        # failed") still reads it behind them. Guards read the whole line (some know a benign line
-        # by its collector's prefix).
-        # Only rules anchored at the start of a message are retried (a prefix cannot hide a line from
-        # the others); never the structural fallbacks: they read the whole line, and what a specific
-        # rule left benign by its own format (an s3fs "[WAN]" retry) must not reach them unprefixed.
-        specific = rule_hits & self._anchored
-        if found is not None or not specific:
-            return found
-        rest = line
-        for _ in range(_PREFIXES_TRIED):
-            prefix = _LAUNCHER_PREFIX.match(rest) if found is None else None
-            if prefix is None or prefix.end() >= len(rest):
-                break
-            rest = rest[prefix.end():]
-            found = self._decide(rest, source, specific)
-        return found
+        # The line also without each launcher's or collector's prefix in turn (at most
+        # _PREFIXES_TRIED, one at a time: "0: mc0: csrow2: ..." is srun's label before the EDAC
+        # device's name): a rule or guard anchored at the start of its message ("panic: ...", an
+        # nvidia-smi "GPU <bus id>: In use by another client" answer) still reads it behind them.
+        # Only anchored rules and guards read the unprefixed forms (a prefix cannot hide a line
+        # from the others); a rule's veto reads every form (an anchored benign look-alike stays
+        # benign behind a prefix), and so do the guards.
+        anchored = rule_hits & self._anchored
+        anchored_guards = guard_hits & self._anchored_guards
+        variants = _unprefixed(line)
+        if self._guarded(line, guard_hits) or any(self._guarded(v, anchored_guards) for v in variants):
+            return None
+        forms = (line, *variants)
+        best = self._decide(line, source, rule_hits, forms)
+        for text in variants:
+            # a rule standing before the one that read the whole line wins if it reads the rest
+            earlier = {r for r in anchored if best is None or self._order[r] < self._order[best[0]]}
+            hit = self._decide(text, source, earlier, forms) if earlier else None
+            best = hit or best
+        return None if best is None else self._resolve(*best)
 
     def _classify_record(self, record: str, source: str) -> Classification | None:
         """A record that carries several lines (the contract says one, but multi-line collectors
@@ -179,19 +182,22 @@ class Classifier:
                 return True
         return False
 
-    def _decide(self, line: str, source: str, rule_hits: set[int]) -> Classification | None:
-        """The first candidate rule in KB order that reads ``line`` (guards already passed); the
-        structural fallbacks (``fallback.*``) after every specific rule, wherever they stand."""
+    def _decide(self, line: str, source: str, rule_hits: set[int],
+                forms: Sequence[str] = ()) -> tuple[int, re.Match[str], str] | None:
+        """The first candidate rule in KB order that reads ``line`` (guards already passed), with
+        its match and the text it read; the structural fallbacks (``fallback.*``) after every
+        specific rule, wherever they stand."""
         for r in sorted(rule_hits, key=self._order.__getitem__):
             rule = self._kb.rules[r]
             if rule.sources and source not in rule.sources:
                 continue
-            found = self._rules[r].search(line)
+            found = self._rules[r].search(line, forms)
             if found is not None:
-                return self._resolve(rule, self._rules[r], found, line)
+                return r, found, line
         return None
 
-    def _resolve(self, rule: Rule, compiled: _Compiled, found: re.Match[str], line: str) -> Classification:
+    def _resolve(self, index: int, found: re.Match[str], line: str) -> Classification:
+        rule, compiled = self._kb.rules[index], self._rules[index]
         groups = found.groupdict()
         xid = _int(groups.get("xid")) if rule.xid else None
         entry = self._kb.xids.get(xid) if xid is not None else None
@@ -209,6 +215,20 @@ class Classifier:
             gpu_index=_int(groups.get("gpu")) if groups.get("gpu") else _first_gpu(line),
             action=_action(compiled, line, entry.fault_action if entry else None, rule.action, category.action),
         )
+
+
+def _unprefixed(line: str) -> list[str]:
+    """``line`` without its first, first two, ... launcher or collector prefixes (at most
+    ``_PREFIXES_TRIED``; see ``_LAUNCHER_PREFIX``), shortest strip first."""
+    out: list[str] = []
+    rest = line
+    for _ in range(_PREFIXES_TRIED):
+        prefix = _LAUNCHER_PREFIX.match(rest)
+        if prefix is None or prefix.end() >= len(rest):
+            break
+        rest = rest[prefix.end():]
+        out.append(rest)
+    return out
 
 
 def _anchored(pattern: str) -> bool:

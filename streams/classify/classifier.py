@@ -11,6 +11,7 @@ Imports only the standard library, ``ahocorasick`` and the KB model; no I/O, no 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -133,6 +134,22 @@ class Classifier:
             line = _plain(line)
         if "\n" in line or "\r" in line:
             return self._classify_record(line, source)
+        whole = self._classify_line(line, source)
+        if whole is not None and not whole.rule_id.startswith(_FALLBACK):
+            return whole
+        # A structured record (zap / logrus JSON, Docker's json-file, Python JSON logging,
+        # logfmt) that no specific rule read whole: its message and error fields are lines of
+        # their own (a record logged at debug / info level says nothing).
+        if not (line.endswith("}") or '="' in line):
+            return whole  # the common case: no structured record, without a call
+        for text in _structured_fields(line):
+            found = self.classify(text.rstrip("\r\n"), source)
+            if found is not None and (whole is None or not found.rule_id.startswith(_FALLBACK)):
+                return found
+        return whole
+
+    def _classify_line(self, line: str, source: str) -> Classification | None:
+        """One plain line (colours removed, no line breaks)."""
         # Hot path: most lines contain no keyword at all, so stop after one scan.
         found = self._automaton.iter(line.lower())
         first = next(found, None)
@@ -215,6 +232,42 @@ class Classifier:
             gpu_index=_int(groups.get("gpu")) if groups.get("gpu") else _first_gpu(line),
             action=_action(compiled, line, entry.fault_action if entry else None, rule.action, category.action),
         )
+
+
+_MESSAGE_KEYS = ("msg", "message", "log", "MESSAGE", "error", "err", "exception")
+_LEVEL_KEYS = ("level", "levelname", "severity", "lvl", "PRIORITY")
+_QUIET_LEVELS = ("debug", "trace", "info", "information", "notice", "6", "7")
+_LOGFMT_QUIET = re.compile(r"(?:^|\s)(?:level|severity|lvl)=\"?(?:debug|trace|info|notice)\b", re.IGNORECASE)
+_LOGFMT_FIELD = re.compile(r'(?:^|\s)(?:msg|message|error|err)=("(?:[^"\\]|\\.)*")')
+
+
+def _structured_fields(line: str) -> list[str]:
+    """The message-like string fields of a structured log record (a JSON object with a
+    ``msg`` / ``message`` / ``log`` / ``error`` ... key, or logfmt's ``msg="..."``), unescaped; empty
+    for a plain line and for a record at debug, trace or info level."""
+    text = line.strip()
+    if text.startswith("{") and text.endswith("}"):
+        try:
+            record = json.loads(text)
+        except ValueError:
+            return []
+        if not isinstance(record, dict):
+            return []
+        level = next((v for k in _LEVEL_KEYS if isinstance(v := record.get(k), str)), "")
+        if level.lower() in _QUIET_LEVELS:
+            return []
+        return [v for k in _MESSAGE_KEYS if isinstance(v := record.get(k), str) and v.strip()]
+    if '="' not in text or _LOGFMT_QUIET.search(text):
+        return []
+    out = []
+    for quoted in _LOGFMT_FIELD.findall(text):
+        try:
+            value = json.loads(quoted)
+        except ValueError:
+            continue
+        if isinstance(value, str) and value.strip():
+            out.append(value)
+    return out
 
 
 def _unprefixed(line: str) -> list[str]:

@@ -156,3 +156,29 @@ def test_real_lines_keep_their_reading_behind_prefixes(classifier: Classifier) -
                 changed += 1
     assert new_faults == 0
     assert changed <= 2  # one line whose rule anchors on its own "# <tool> : FATAL" banner
+
+
+@pytest.mark.parametrize("record", [
+    lambda line: json.dumps({"level": "error", "ts": 1764237600.123, "caller": "main.go:42", "msg": line}),
+    lambda line: 'time="2026-11-27T10:00:00Z" level=error msg=' + json.dumps(line),
+    lambda line: json.dumps({"log": line + "\n", "stream": "stderr", "time": "2026-11-27T10:00:00.123Z"}),
+    lambda line: json.dumps({"asctime": "2026-11-27 10:00:00,123", "levelname": "ERROR", "message": line}),
+])
+def test_a_structured_record_is_read_by_its_message(classifier: Classifier, kb: KnowledgeBase, record: Any) -> None:
+    # zap / logrus JSON (Go daemons: device plugins, operators), Docker's json-file, Python's JSON
+    # logging and logfmt carry the line in a field, quotes escaped; before, about 6% of the examples
+    # (58 of 934) lost their category inside one.
+    lost = [x for x in _lost(classifier, _examples(kb, host=False), record) if x[0] != "storage.gcsfuse_log.f8"]
+    assert not lost, lost  # (gcsfuse's own logfmt line, wrapped in another record, names no gcsfuse)
+
+
+def test_a_structured_record_at_a_quiet_level_is_not_unwrapped(classifier: Classifier) -> None:
+    # Fields are read as lines of their own only in records above info level (a message anchored
+    # at its start is found only that way); the record's raw text is read as any line is.
+    message = "panic: runtime error: integer divide by zero"
+    for quiet in (json.dumps({"level": "debug", "msg": message}), "time=\"2026-11-27T10:00:00Z\" level=info msg=\""
+                  + message + "\""):
+        assert classifier.classify(quiet, "training") is None, quiet
+    loud = json.dumps({"level": "error", "msg": message})
+    found = classifier.classify(loud, "training")
+    assert found is not None and found.category == "process_crash"

@@ -54,6 +54,7 @@ _LAUNCHER_PREFIX = re.compile(
     _FLAGS,
 )
 _PREFIXES_TRIED = 3
+_FALLBACK = "fallback."
 # Terminal escape sequences (CSI: colours, cursor moves; two-byte ESC forms) that coloured loggers
 # (loguru, rich, colorlog, Ray's worker prefix, vLLM) write into the line, and the SGR remnants
 # ("[36m ... [0m") such a line keeps when a pipeline dropped the ESC bytes (recognised by a reset).
@@ -70,7 +71,6 @@ def _plain(line: str) -> str:
     if "\xa0" in line:
         line = line.replace("\xa0", " ")
     return line
-_FALLBACK = "fallback."
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +130,7 @@ class Classifier:
     def classify(self, line: str, source: str = "training") -> Classification | None:
         """The classification of ``line`` (from log ``source``), or ``None`` if it is benign.
         Terminal colours and no-break spaces are read as plain text (:func:`_plain`)."""
-        if "\x1b" in line or "[0m" in line or "\xa0" in line:
+        if "\x1b" in line or "[0m" in line or "\xa0" in line:  # the hot path skips the call
             line = _plain(line)
         if "\n" in line or "\r" in line:
             return self._classify_record(line, source)

@@ -28,6 +28,7 @@ from streams.hang.state import (
 )
 
 JOB_LOG_SOURCES = ("training", "nccl")
+TAG = re.compile(r"\d+")
 NCCL_WARNING = "NCCL WARN"
 """NCCL prints its warnings from its error and retry paths ("NCCL WARN NET/IB : Got completion
 from peer ... status=12", "NCCL WARN Call to recv failed ..."), and keeps printing them while a
@@ -48,7 +49,6 @@ def _no_progress(event: LogLine) -> bool:
     if 'File "' not in line and "most recent call" not in line and not line.startswith("Timeout ("):
         return False  # the common case, without a regex
     return STACK_DUMP.search(line) is not None
-TAG = re.compile(r"\d+")
 
 
 def is_io(frames: tuple[str, ...], settings: HangSettings) -> bool:

@@ -21,6 +21,10 @@ class _Part(BaseModel):
     model_config = ConfigDict(frozen=True, extra="ignore", allow_inf_nan=False)
 
 
+LEARNED_RULE_PREFIX = "learned."
+"""The ``rule_id`` prefix of faults whose category the learned fallback guessed."""
+
+
 class Fault(Event):
     """An explicit fault classified from log lines; ``count`` folds repeats in its dedup window.
 
@@ -52,6 +56,12 @@ class Fault(Event):
     """PCI address of the GPU the line names (``0000:3b:00``), when it names one."""
     action: str | None = None
     """The vendor's recommended action for this fault (e.g. the Xid catalog's), when known."""
+
+    @property
+    def learned(self) -> bool:
+        """Whether the category is the learned fallback's guess (``rule_id`` ``learned.<category>``)
+        for a line no rule reads: shown, never a cause of a decision (EVENTS.md)."""
+        return self.rule_id.startswith(LEARNED_RULE_PREFIX)
 
 
 class HangSignals(_Part):

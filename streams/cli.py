@@ -138,7 +138,7 @@ DELEGATED: dict[str, str] = {
 DELEGATED_HELP = {
     "simulate": "simulate a fleet with injected faults (events + ground truth)",
     "classify": "classify raw log lines from stdin, one JSON object per line",
-    "kb": "knowledge base tools: 'faultline kb check'",
+    "kb": "knowledge base tools: 'faultline kb check', 'faultline kb learn'",
     "sql": "ad-hoc SQL on the ClickHouse store (works while the pipeline runs)",
     "sink": "run the ClickHouse sink of the derived topics",
     "actuate": "run an actuator on the decisions topic",
@@ -183,24 +183,41 @@ def _export_global_flags(args: argparse.Namespace) -> None:
 
 
 def classify_command(argv: list[str]) -> int:
-    """``faultline classify [--source S] [--kb PATH]``: stdin lines -> JSON lines."""
+    """``faultline classify [--source S] [--kb PATH] [--learned PATH | --no-learned]``: stdin
+    lines -> JSON lines."""
     from streams.classify.cli import classify_main
 
     parser = argparse.ArgumentParser(prog="faultline classify")
     parser.add_argument("--source", default="training", choices=["training", "nccl", "kernel", "system"])
     parser.add_argument("--kb", default=None, help="knowledge base YAML (default: the built-in one)")
+    parser.add_argument("--learned", default=None, help="learned fallback model (default: the built-in one)")
+    parser.add_argument("--no-learned", action="store_true", help="rules only: no learned fallback")
     args = parser.parse_args(argv)
-    return classify_main(sys.stdin, sys.stdout, source=args.source, kb_path=args.kb)
+    return classify_main(sys.stdin, sys.stdout, source=args.source, kb_path=args.kb,
+                         learned_path=args.learned, learned=not args.no_learned)
 
 
 def kb_command(argv: list[str]) -> int:
-    """``faultline kb check [--kb PATH]``: validate the knowledge base."""
-    from streams.classify.cli import kb_check_main
+    """``faultline kb check [--kb PATH]``: validate the knowledge base; ``faultline kb learn
+    [--corpus PATH] [--out PATH]``: train the learned fallback on labelled lines."""
+    from streams.classify.cli import kb_check_main, kb_learn_main
+    from streams.classify.learn import DEFAULT_C, DEFAULT_CORPORA, DEFAULT_THRESHOLD
+    from streams.classify.learned import DEFAULT_PATH
 
     parser = argparse.ArgumentParser(prog="faultline kb")
-    parser.add_argument("action", choices=["check"])
+    parser.add_argument("action", choices=["check", "learn"])
     parser.add_argument("--kb", default=None)
+    parser.add_argument("--corpus", action="append", default=None,
+                        help="learn: JSON lines with line, source and category (null: benign); repeatable "
+                             f"(default: {' and '.join(DEFAULT_CORPORA)})")
+    parser.add_argument("--out", default=str(DEFAULT_PATH), help="learn: the model file to write (.json or .json.gz)")
+    parser.add_argument("--c", type=float, default=DEFAULT_C, help="learn: inverse regularisation")
+    parser.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
+                        help="learn: probability of a fault at or above which a line gets the model's category")
     args = parser.parse_args(argv)
+    if args.action == "learn":
+        corpora = args.corpus or list(DEFAULT_CORPORA)
+        return kb_learn_main(sys.stdout, corpora, args.out, c=args.c, threshold=args.threshold)
     return kb_check_main(sys.stdout, kb_path=args.kb)
 
 

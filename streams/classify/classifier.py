@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import ahocorasick
 
+from streams.classify.learned import LEARNED_PREFIX, LearnedModel, candidate
 from streams.classify.model import Blame, Classification, Guard, KnowledgeBase, Level, Rule
 
 _FLAGS = re.IGNORECASE
@@ -111,8 +112,9 @@ class Classifier:
     always give the same result.
     """
 
-    def __init__(self, kb: KnowledgeBase) -> None:
+    def __init__(self, kb: KnowledgeBase, learned: LearnedModel | None = None) -> None:
         self._kb = kb
+        self._learned = learned
         self._rules = [_compile(i, r.patterns, r.unless, r.line_actions) for i, r in enumerate(kb.rules)]
         self._guards = [_compile(i, g.patterns, g.unless) for i, g in enumerate(kb.guards)]
         self._automaton = _automaton(kb.rules, kb.guards)
@@ -127,9 +129,25 @@ class Classifier:
         """The knowledge base this classifier was compiled from."""
         return self._kb
 
+    @property
+    def learned(self) -> LearnedModel | None:
+        """The learned fallback consulted after the rules, if any."""
+        return self._learned
+
     def classify(self, line: str, source: str = "training") -> Classification | None:
         """The classification of ``line`` (from log ``source``), or ``None`` if it is benign.
-        Terminal colours and no-break spaces are read as plain text (:func:`_plain`)."""
+        Terminal colours and no-break spaces are read as plain text (:func:`_plain`).
+
+        The knowledge base's rules decide; a line none of them reads and no guard vetoes is
+        offered to the learned fallback, if any (:mod:`streams.classify.learned`: rule id
+        ``learned.<category>``, action ``none``)."""
+        found = self._read(line, source)
+        if found is not None or self._learned is None:
+            return found
+        return self._guess(line, source)
+
+    def _read(self, line: str, source: str) -> Classification | None:
+        """What the rules make of ``line``."""
         if "\x1b" in line or "[0m" in line or "\xa0" in line:  # the hot path skips the call
             line = _plain(line)
         if "\n" in line or "\r" in line:
@@ -143,7 +161,7 @@ class Classifier:
         if not (line.endswith("}") or '="' in line):
             return whole  # the common case: no structured record, without a call
         for text in _structured_fields(line):
-            found = self.classify(text.rstrip("\r\n"), source)
+            found = self._read(text.rstrip("\r\n"), source)
             if found is not None and (whole is None or not found.rule_id.startswith(_FALLBACK)):
                 return found
         return whole
@@ -187,10 +205,37 @@ class Classifier:
         """A record that carries several lines (the contract says one, but multi-line collectors
         join a traceback or a dump into one record) is read line by line: its first fault."""
         for part in record.splitlines():
-            found = self.classify(part, source) if part.strip() else None
+            found = self._read(part, source) if part.strip() else None
             if found is not None:
                 return found
         return None
+
+    def _guess(self, line: str, source: str) -> Classification | None:
+        """The learned fallback's reading of the first line of ``line`` (a record: line by
+        line) that no guard vetoes, as a classification that recommends no action."""
+        assert self._learned is not None
+        for part in _plain(line).splitlines():
+            if not candidate(part) or self._vetoed(part):  # the cheap look first: most lines stop here
+                continue
+            guess = self._learned.guess(part, source)
+            category = self._kb.categories.get(guess.category) if guess is not None else None
+            if category is not None:  # a class the knowledge base lacks is no category of it
+                return Classification(
+                    rule_id=LEARNED_PREFIX + category.name, category=category.name, family=category.family,
+                    level=category.level, blame=category.blame, pci=_first_pci(part), gpu_index=_first_gpu(part),
+                    action="none")
+        return None
+
+    def _vetoed(self, line: str) -> bool:
+        """Whether a guard (a known benign look-alike) reads ``line`` or, if anchored, one of
+        its unprefixed forms."""
+        guard_hits: set[int] = set()
+        for _end, (_rule_ids, guard_ids) in self._automaton.iter(line.lower()):
+            guard_hits.update(guard_ids)
+        if not guard_hits:
+            return False
+        anchored = guard_hits & self._anchored_guards
+        return self._guarded(line, guard_hits) or any(self._guarded(v, anchored) for v in _unprefixed(line))
 
     def _guarded(self, line: str, guard_hits: set[int]) -> bool:
         """Whether a guard (a known benign look-alike) matches ``line``."""

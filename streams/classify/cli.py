@@ -1,4 +1,4 @@
-"""``faultline classify`` and ``faultline kb check``: the knowledge base from a shell.
+"""``faultline classify``, ``faultline kb check`` and ``faultline kb learn``: the knowledge base from a shell.
 
 Both functions take their streams as arguments (the ``faultline`` CLI passes
 ``sys.stdin``/``sys.stdout``) and return the process exit code.
@@ -6,21 +6,26 @@ Both functions take their streams as arguments (the ``faultline`` CLI passes
 
 from __future__ import annotations
 
+import gzip
 import json
+from pathlib import Path
 from typing import TextIO
 
 from streams.classify.classifier import Classifier
 from streams.classify.kb import check_kb, load_kb
+from streams.classify.learned import load_learned
 from streams.classify.model import Classification
 
 
-def classify_main(stdin: TextIO, stdout: TextIO, source: str = "training", kb_path: str | None = None) -> int:
+def classify_main(stdin: TextIO, stdout: TextIO, source: str = "training", kb_path: str | None = None,
+                  learned_path: str | None = None, learned: bool = True) -> int:
     """Write one JSON object per input line: the line and its classification (nulls if benign).
 
-    Keys: ``line``, ``category``, ``family``, ``level``, ``blame``, ``xid``, ``rule_id``.
-    Returns 0; a malformed knowledge base raises before any output.
+    Keys: ``line``, ``category``, ``family``, ``level``, ``blame``, ``xid``, ``rule_id`` (a
+    ``learned.`` rule id: the learned fallback's guess). Returns 0; a malformed knowledge base
+    or model raises before any output.
     """
-    classifier = Classifier(load_kb(kb_path))
+    classifier = Classifier(load_kb(kb_path), load_learned(learned_path) if learned else None)
     for raw in stdin:
         line = raw.rstrip("\r\n")
         stdout.write(json.dumps(classification_record(line, classifier.classify(line, source))) + "\n")
@@ -49,3 +54,31 @@ def kb_check_main(stdout: TextIO, kb_path: str | None = None) -> int:
     summary = f"{len(kb.rules)} rules, {len(kb.guards)} guards, {len(kb.xids)} Xids, {len(kb.categories)} categories"
     stdout.write(f"kb check: {'FAILED' if problems else 'ok'} ({summary}; {len(problems)} problems)\n")
     return 1 if problems else 0
+
+
+def kb_learn_main(stdout: TextIO, corpora: list[str], out: str, c: float, threshold: float) -> int:
+    """Train the learned fallback on ``corpora`` (JSON lines with ``line``, ``source`` and
+    ``category``, null for benign) and write it to ``out`` (gzip if it ends in ``.gz``).
+    Returns 0, or 1 with a message when scikit-learn is missing or a corpus is unusable."""
+    from streams.classify.learn import read_labelled, train
+
+    try:
+        lines = [item for path in corpora for item in read_labelled(path)]
+    except (OSError, ValueError) as exc:
+        stdout.write(f"kb learn: {exc}\n")
+        return 1
+    stdout.write(f"kb learn: training on {len(lines):,} lines of {', '.join(corpora)} ...\n")
+    try:
+        model = train(lines, c=c, threshold=threshold)
+    except ImportError:
+        stdout.write("kb learn: needs scikit-learn: pip install 'faultline[learn]'\n")
+        return 1
+    except ValueError as exc:
+        stdout.write(f"kb learn: {exc}\n")
+        return 1
+    data = json.dumps(model.to_json(), separators=(",", ":"), sort_keys=True).encode()
+    target = Path(out)
+    target.write_bytes(gzip.compress(data, mtime=0) if target.suffix == ".gz" else data)
+    stdout.write(f"kb learn: wrote {target} ({target.stat().st_size:,} bytes; {model.trained_on['features']:,} "
+                 f"features, {len(model.classes)} categories, threshold {model.threshold})\n")
+    return 0

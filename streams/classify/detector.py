@@ -73,7 +73,7 @@ class ClassifyDetector:
 
     def __init__(self, settings: ClassifySettings | None = None, classifier: Classifier | None = None) -> None:
         self._settings = settings or ClassifySettings()
-        self._classifier = classifier or _load_classifier(self._settings.kb_path)
+        self._classifier = classifier or _load_classifier(self._settings)
         self._quiet = timedelta(seconds=self._settings.quiet_s)
         self._horizon = timedelta(seconds=self._settings.escalation_horizon_s)
 
@@ -248,8 +248,10 @@ def _sweep_after(state: ClassifyState, quiet: timedelta) -> datetime | None:
     return min(b.last_seen for b in state.bursts.values()) + quiet
 
 
-def _load_classifier(kb_path: str | None) -> Classifier:
+def _load_classifier(settings: ClassifySettings) -> Classifier:
     # Imported here so the pure core does not import the YAML loader unless asked to.
     from streams.classify.kb import load_kb
+    from streams.classify.learned import load_learned
 
-    return Classifier(load_kb(kb_path))
+    learned = load_learned(settings.learned_path) if settings.learned else None
+    return Classifier(load_kb(settings.kb_path), learned)

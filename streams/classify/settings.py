@@ -33,3 +33,8 @@ class ClassifySettings(BaseModel):
     """Evidence (the first line of a burst) is cut to this length."""
     kb_path: str | None = None
     """Knowledge base file; ``None`` means the packaged ``kb.yaml``."""
+    learned: bool = True
+    """Offer lines no rule reads to the learned fallback (``streams.classify.learned``): its
+    guesses are shown with rule id ``learned.<category>`` and never acted on."""
+    learned_path: str | None = None
+    """Learned model file; ``None`` means the packaged ``learned.json.gz``."""

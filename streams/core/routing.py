@@ -175,7 +175,9 @@ class NodeRouter:
     so a backlog read at any speed delivers samples before the placement that covers them.
     The placement history then says which job held the node at each event's time. Faults
     that name their job go straight on. A node handed from job A to job B without A's end
-    being reported first can have B's first events attributed to A.
+    being reported first can have B's first events attributed to A. The learned fallback's
+    guesses (``Fault.learned``) stay out of the jobs' pipelines: no incident, decision or
+    interruption cause rests on a guess.
     """
 
     name = "route"
@@ -190,6 +192,8 @@ class NodeRouter:
         return NodeState()
 
     def step(self, state: NodeState, event: Event) -> tuple[NodeState, Sequence[Output]]:
+        if isinstance(event, Fault) and event.learned:
+            return state, []  # a learned guess is shown (faults topic), never a job's evidence
         if isinstance(event, Fault) and event.job_id:
             return state, [Forward("jobs.feed", event.job_id, event)]
         if isinstance(event, JobEvent):

@@ -301,6 +301,7 @@ from typing import TextIO
 
 from streams.classify.classifier import Classifier
 from streams.classify.kb import load_kb
+from streams.classify.learned import load_learned
 
 DEFAULT_CORPUS = Path(__file__).parents[1] / "data" / "real" / "corpus.jsonl"
 SEEDED_SPLITS = ("dev", "holdout")
@@ -488,8 +489,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for split in SPLITS[1:]:
         parser.add_argument(f"--show-{split}", action="store_true", help=f"also list {split} misses (spoils it)")
     parser.add_argument("--quiet", action="store_true", help="figures only, no misses")
+    parser.add_argument("--learned", nargs="?", const="packaged", default=None, metavar="MODEL",
+                        help="rules then the learned fallback (the packaged model, or MODEL): honest only on "
+                             "splits the model was not trained on (tests.bench.classify_learned holds them out)")
     args = parser.parse_args(argv)
-    classifier = Classifier(load_kb(args.kb))
+    learned = None if args.learned is None else load_learned(None if args.learned == "packaged" else args.learned)
+    classifier = Classifier(load_kb(args.kb), learned)
     entries = parse_corpus(args.corpus.read_text(encoding="utf-8").splitlines())
     urls = {split: {e.url for e in entries if e.split == split} for split in SPLITS}
     per_split = ", ".join(f"{split} {len(urls[split])}" for split in SPLITS)

@@ -106,6 +106,18 @@ def test_router_sends_node_faults_to_the_job_that_held_the_node_at_their_time() 
     assert _drain(router, state) == [] and state.dropped == 1  # after j1 finished: no job, dropped at the end
 
 
+def test_a_learned_guess_never_reaches_a_jobs_pipeline() -> None:
+    router = NodeRouter()
+    state = router.initial()
+    _route(router, state, _per_node(_scheduled("j1", ["n1"]))["n1"])
+    guess = _fault("n1", "j1").model_copy(update={"rule_id": "learned.storage_io"})
+    assert guess.learned and not _fault("n1", "j1").learned
+    assert _route(router, state, guess) == []
+    assert _route(router, state, _at(guess.model_copy(update={"job_id": None}), 30)) == []
+    assert _drain(router, state) == [] and state.dropped == 0  # left out on purpose, not dropped for want of a job
+    assert _route(router, state, _fault("n1", "j1")) == [("jobs.feed", "j1")]
+
+
 def test_a_placement_read_after_a_sample_of_the_same_moment_still_counts() -> None:
     router = NodeRouter()
     state = router.initial()

@@ -217,7 +217,7 @@ def kb_command(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.action == "learn":
         corpora = args.corpus or list(DEFAULT_CORPORA)
-        return kb_learn_main(sys.stdout, corpora, args.out, c=args.c, threshold=args.threshold)
+        return kb_learn_main(sys.stdout, corpora, args.out, c=args.c, threshold=args.threshold, kb_path=args.kb)
     return kb_check_main(sys.stdout, kb_path=args.kb)
 
 

@@ -56,18 +56,23 @@ def kb_check_main(stdout: TextIO, kb_path: str | None = None) -> int:
     return 1 if problems else 0
 
 
-def kb_learn_main(stdout: TextIO, corpora: list[str], out: str, c: float, threshold: float) -> int:
+def kb_learn_main(stdout: TextIO, corpora: list[str], out: str, c: float, threshold: float,
+                  kb_path: str | None = None) -> int:
     """Train the learned fallback on ``corpora`` (JSON lines with ``line``, ``source`` and
-    ``category``, null for benign) and write it to ``out`` (gzip if it ends in ``.gz``).
-    Returns 0, or 1 with a message when scikit-learn is missing or a corpus is unusable."""
-    from streams.classify.learn import read_labelled, train
+    ``category``, null for benign) and the knowledge base's examples, and write it to ``out``
+    (gzip if it ends in ``.gz``). Returns 0, or 1 with a message when scikit-learn is missing
+    or a corpus is unusable."""
+    from streams.classify.learn import kb_examples, read_labelled, train
 
     try:
         lines = [item for path in corpora for item in read_labelled(path)]
     except (OSError, ValueError) as exc:
         stdout.write(f"kb learn: {exc}\n")
         return 1
-    stdout.write(f"kb learn: training on {len(lines):,} lines of {', '.join(corpora)} ...\n")
+    examples = kb_examples(load_kb(kb_path))
+    lines += examples
+    stdout.write(f"kb learn: training on {len(lines):,} lines ({', '.join(corpora)} and "
+                 f"{len(examples):,} knowledge-base examples) ...\n")
     try:
         model = train(lines, c=c, threshold=threshold)
     except ImportError:

@@ -14,7 +14,7 @@ from schemas import Fault, LogLine
 from streams.classify.classifier import Classifier
 from streams.classify.detector import ClassifyDetector
 from streams.classify.kb import load_kb
-from streams.classify.learn import DEFAULT_CORPORA, Labelled, corpus_digest, read_labelled, train
+from streams.classify.learn import DEFAULT_CORPORA, Labelled, corpus_digest, kb_examples, read_labelled, train
 from streams.classify.learned import LearnedModel, candidate, features, load_learned, model_from_json
 from streams.classify.settings import ClassifySettings
 
@@ -39,8 +39,8 @@ def both(model: LearnedModel) -> tuple[Classifier, Classifier]:
 
 
 def test_the_packaged_model_is_trained_on_the_current_corpus(model: LearnedModel) -> None:
-    labelled = [x for path in DEFAULT_CORPORA for x in read_labelled(ROOT / path)]
-    assert model.trained_on["sha256"] == corpus_digest(labelled), "corpus changed: run `faultline kb learn`"
+    labelled = [x for path in DEFAULT_CORPORA for x in read_labelled(ROOT / path)] + kb_examples(load_kb())
+    assert model.trained_on["sha256"] == corpus_digest(labelled), "corpus or rules changed: run `faultline kb learn`"
     assert model.trained_on["lines"] == len(labelled)
 
 

@@ -212,11 +212,11 @@ JOB_DECISIONS = PanelQuery(
 
 JOB_FAULTS = PanelQuery(
     "job_faults",
-    """SELECT first_seen, node_id, rank, category, level, blame, xid, `count`, evidence
+    """SELECT first_seen, node_id, rank, category, level, blame, xid, `count`, evidence, rule_id
   FROM {db}.faults FINAL
  WHERE job_id = '$job' AND $__timeFilter(first_seen)
  ORDER BY first_seen""",
-    ("first_seen", "node_id", "rank", "category", "level", "blame", "xid", "count", "evidence"),
+    ("first_seen", "node_id", "rank", "category", "level", "blame", "xid", "count", "evidence", "rule_id"),
     variables=("job",))
 
 # --- fault explorer -----------------------------------------------------------------------
@@ -232,13 +232,16 @@ FAULTS_OVER_TIME = PanelQuery(
 
 TOP_CATEGORIES = PanelQuery(
     "top_categories",
-    """SELECT category, family, count() AS faults, sum(`count`) AS lines, uniqExact(node_id) AS nodes
+    """SELECT category, family, count() AS faults, sum(`count`) AS lines, uniqExact(node_id) AS nodes,
+       countIf(startsWith(rule_id, 'learned.')) AS guessed
   FROM {db}.faults FINAL
  WHERE $__timeFilter(first_seen)
  GROUP BY category, family
  ORDER BY faults DESC, lines DESC
  LIMIT 20""",
-    ("category", "family", "faults", "lines", "nodes"))
+    ("category", "family", "faults", "lines", "nodes", "guessed"))
+"""``guessed``: faults of the category that the classifier's learned fallback guessed (rule id
+``learned.<category>``, never acted on) rather than a rule read."""
 
 TOP_NODES = PanelQuery(
     "top_nodes",

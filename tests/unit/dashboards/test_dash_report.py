@@ -38,7 +38,7 @@ def test_plotly_is_inline() -> None:
 
 def test_results_become_plots() -> None:
     ett = Result(q.ETT_BY_JOB.columns, (("job-1", 0.8, 1.0, 0.4, 0), ("job-2", 0.5, 2.0, 3.1, 1)))
-    cats = Result(q.TOP_CATEGORIES.columns, (("xid_79", "gpu", 3, 40, 2),))
+    cats = Result(q.TOP_CATEGORIES.columns, (("xid_79", "gpu", 3, 40, 2, 0),))
     page = render_html(ReportData("faultline", TR, {"ett_by_job": ett, "top_categories": cats}), NOW)
     assert 'id="ett-job"' in page and 'id="categories"' in page
     assert '"job-2"' in page and '"xid_79"' in page

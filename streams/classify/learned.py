@@ -45,11 +45,14 @@ FAILURE_WORDS: tuple[str, ...] = (
     "traceback", "exceed", "violation", "bad ", "broken", "critical", "emerg", "not responding", "terminat",
     " down",
 )
-# Level markers of lines that report progress, whatever words they carry (NCCL INFO, glog
-# I/D lines, Python logging's INFO/DEBUG, structured level fields).
+# Level markers of lines that report progress or a warning, whatever words they carry: NCCL
+# INFO, glog I/D/W lines, PyTorch's c10 "[W ...]" warnings, Python logging's INFO/DEBUG/WARNING,
+# libfabric's <warn>, structured level fields. A component that calls its own message a
+# warning is not guessed a fault (the rules read the warnings that are: NCCL WARN, ...).
 _QUIET = re.compile(
-    r"\bNCCL INFO\b|^\s*[ID]\d{4} \d{2}:\d{2}|\[(?:INFO|DEBUG|TRACE)\]|\b(?:INFO|DEBUG|TRACE)\s*[:|\]-]"
-    r"|level=\"?(?:info|debug|trace)\b|\"level\":\s*\"(?:info|debug|trace)\"",
+    r"\bNCCL INFO\b|^\s*[IDW]\d{4} \d{2}:\d{2}|\[(?:INFO|DEBUG|TRACE)\]|\b(?:INFO|DEBUG|TRACE)\s*[:|\]-]"
+    r"|\[W[ \d]|(?<!NCCL )\bWARN(?:ING)?\b|<warn>"
+    r"|level=\"?(?:info|debug|trace|warn)|\"level\":\s*\"(?:info|debug|trace|warn)",
 )
 _HEX = re.compile(r"0x[0-9a-f]+")
 _DIGITS = re.compile(r"\d+")

@@ -75,6 +75,9 @@ def test_progress_lines_and_lines_without_a_failure_word_are_never_scored() -> N
     assert not candidate("gpu5:35917:35917 [0] NCCL INFO Channel 00 : 0[3b000] -> 1[5e000] via P2P/IPC, error 0")
     assert not candidate("I1127 10:00:00.123 worker.cc:42] retrying after connection error")
     assert not candidate("step 1200 loss 2.31 lr 3e-4")
+    assert not candidate("[W socket.cpp:601] [c10d] The client socket has failed to connect to [node-3]:29500")
+    assert not candidate("WARNING: dataloader worker timed out, retrying")
+    assert candidate("node-3:77:91 [2] NCCL WARN NET/IB : Got completion from peer with error 12")  # NCCL's errors
     assert candidate("daemon[12]: cannot open /dev/nvidia3: device lost")
 
 

@@ -60,9 +60,15 @@ _WORD = re.compile(r"[a-z_][a-z0-9_]+")
 _SPACES = re.compile(r"\s+")
 
 
+MAX_CHARS = 2000
+"""Only the first this many characters of a line are read (a dump logged as one line must not
+cost more than a line)."""
+
+
 def normalise(line: str) -> str:
-    """Lower case, hex numbers as ``#x``, other numbers as ``0``, runs of blanks as one space."""
-    text = _HEX.sub(" #x ", line.lower())
+    """The first :data:`MAX_CHARS` characters in lower case, hex numbers as ``#x``, other
+    numbers as ``0``, runs of blanks as one space."""
+    text = _HEX.sub(" #x ", line[:MAX_CHARS].lower())
     text = _DIGITS.sub("0", text)
     return _SPACES.sub(" ", text).strip()
 

@@ -9,6 +9,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from schemas import Fault, LogLine
 from streams.classify.classifier import Classifier
@@ -119,3 +121,22 @@ def test_the_detector_emits_a_guess_as_a_fault_that_recommends_nothing(model: Le
     faults = [e for e in out if isinstance(e, Fault)]
     assert len(faults) == 1 and faults[0].learned and faults[0].category == category and faults[0].action == "none"
     assert ClassifyDetector(ClassifySettings(learned=False)).classifier.learned is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300), st.sampled_from(["training", "nccl", "kernel", "system"]))
+def test_any_text_gets_the_rules_reading_or_a_guess_that_recommends_nothing(
+        both: tuple[Classifier, Classifier], text: str, source: str) -> None:
+    rules, learned = both
+    by_rules, found = rules.classify(text, source), learned.classify(text, source)
+    if by_rules is not None:
+        assert found == by_rules
+    elif found is not None:
+        assert found.rule_id.startswith("learned.") and found.action == "none"
+    assert learned.classify(text, source) == found  # deterministic
+
+
+def test_a_huge_line_costs_what_its_first_characters_cost(model: LearnedModel) -> None:
+    line = "fatal: lost connection to storage target " + "x" * 5_000_000
+    assert features(line, "system") == features(line[:2000], "system")
+    model.guess(line, "system")  # bounded: the first 2,000 characters

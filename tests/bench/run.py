@@ -1,6 +1,7 @@
 """``make bench``: every performance and quality figure of the pipeline, measured now.
 
-1. the classifier: throughput (lines/s on one core), recall and benign false positives;
+1. the classifier: throughput (lines/s on one core), recall and benign false positives, and
+   what its learned fallback adds on a split it was not trained on;
 2. hang detection: latency p50/p95 from onset, exact-source rate, false verdicts;
 3. slow nodes: precision, recall, latency, false positives, the Alibaba PAI jobs;
 4. the Faust classify agent's end-to-end rate through a real local broker.
@@ -21,6 +22,8 @@ REPO = Path(__file__).resolve().parents[2]
 PARTS = [
     ("classifier", [sys.executable, "-m", "tests.bench.classify_bench"]),
     ("classifier on real log lines (dev and held-out sources)", [sys.executable, "-m", "tests.bench.classify_real"]),
+    ("the classifier's learned fallback on the newest split, held out of its training",
+     [sys.executable, "-m", "tests.bench.classify_learned", "--holdout", "holdout34"]),
     ("hang detection", [sys.executable, "-m", "tests.bench.hang_eval", "--scenarios", "40", "--seed", "1"]),
     ("slow nodes", [sys.executable, "-m", "tests.bench.slow_eval", "--scenarios", "40", "--seed", "1"]),
     ("throughput ratios, side by side", [sys.executable, "-m", "tests.bench.ratios"]),

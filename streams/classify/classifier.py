@@ -63,14 +63,23 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 _SGR_REMNANT = re.compile(r"\[(?:\d{1,3};)*\d{1,3}m")
 
 
+# Typographic punctuation as ASCII: GNU tools quote ‘like this’ in UTF-8 locales, and lines
+# copied through chat, tickets or web pages get curly quotes, no-break and narrow spaces, and
+# fullwidth colons; the rules are written with the ASCII forms.
+_TYPOGRAPHIC = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+                              "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00a0": " ", "\u202f": " ",
+                              "\u2007": " ", "\uff1a": ":"})
+
+
 def _plain(line: str) -> str:
-    """``line`` without terminal colours and with no-break spaces as spaces: what a rule reads."""
+    """``line`` without terminal colours and with typographic quotes, spaces and colons in
+    their ASCII forms: what a rule reads."""
     if "\x1b" in line:
         line = _ANSI.sub("", line)
     if "[0m" in line:
         line = _SGR_REMNANT.sub("", line)
-    if "\xa0" in line:
-        line = line.replace("\xa0", " ")
+    if not line.isascii():
+        line = line.translate(_TYPOGRAPHIC)
     return line
 
 
@@ -136,7 +145,7 @@ class Classifier:
 
     def classify(self, line: str, source: str = "training") -> Classification | None:
         """The classification of ``line`` (from log ``source``), or ``None`` if it is benign.
-        Terminal colours and no-break spaces are read as plain text (:func:`_plain`).
+        Terminal colours, typographic quotes and no-break spaces are read as plain text (:func:`_plain`).
 
         The knowledge base's rules decide; a line none of them reads and no guard vetoes is
         offered to the learned fallback, if any (:mod:`streams.classify.learned`: rule id
@@ -148,7 +157,7 @@ class Classifier:
 
     def _read(self, line: str, source: str) -> Classification | None:
         """What the rules make of ``line``."""
-        if "\x1b" in line or "[0m" in line or "\xa0" in line:  # the hot path skips the call
+        if "\x1b" in line or "[0m" in line or not line.isascii():  # the hot path skips the call
             line = _plain(line)
         if "\n" in line or "\r" in line:
             return self._classify_record(line, source)

@@ -112,6 +112,9 @@ def test_a_benign_line_stays_benign_behind_a_prefix(classifier: Classifier) -> N
                   "\x1b[36mmain\x1b[0m:\x1b[36m42\x1b[0m - \x1b[31m\x1b[1m" + line + "\x1b[0m"),
     lambda line: "[36m(pid=4242)[0m " + line,
     lambda line: "\t" + line.replace(" ", "\u00a0", 1),
+    # typographic quotes (GNU tools' ‘quoting’ in UTF-8 locales, text copied through web pages)
+    lambda line: line.replace("'", "\u2019").replace('"', "\u201d"),
+    lambda line: line.replace(" ", "\u202f", 2),
 ])
 def test_colours_and_odd_spaces_are_read_as_plain_text(classifier: Classifier, kb: KnowledgeBase, dress: Any) -> None:
     # Coloured loggers (loguru, rich, colorlog, Ray's worker prefix) write terminal escape codes into

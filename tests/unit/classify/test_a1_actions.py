@@ -17,6 +17,13 @@ from streams.classify.classifier import Classifier
 NODE_ACTIONS = {"reset_gpu", "reboot_node", "replace_node", "contact_support"}
 
 CASES = [
+    # A6: a NIC driver without RDMA (onboard / management 1 GbE, a BMC's USB network function) carries no
+    # collective: its link going down is the management network, not the job's fabric.
+    (("kernel", "[ 8812.204117] igb 0000:05:00.0 eno1: igb: eno1 NIC Link is Down",
+      "net.link_down", "net_link_down", "none"),
+     ("kernel", "[ 8812.204117] mlx5_core 0000:3b:00.0 ens1f0np0: Link down", "reboot_node")),
+    (("kernel", "e1000e 0000:00:1f.6 eno1: NIC Link is Down", "net.link_down", "net_link_down", "none"),
+     ("kernel", "ixgbe 0000:19:00.1 enp25s0f1: NIC Link is Down", "reboot_node")),
     # mlx5 eq.c: a CQ error event belongs to the CQ's consumer (overrun / access violation).
     (("kernel", "mlx5_core 0000:b3:00.0: mlx5_eq_async_int:498:(pid 0): CQ error on CQN 0x4f7, syndrome 0x1",
       "ib.port", "ib_link", "restart_app"),

@@ -24,6 +24,13 @@ CASES = [
      ("kernel", "[ 8812.204117] mlx5_core 0000:3b:00.0 ens1f0np0: Link down", "reboot_node")),
     (("kernel", "e1000e 0000:00:1f.6 eno1: NIC Link is Down", "net.link_down", "net_link_down", "none"),
      ("kernel", "ixgbe 0000:19:00.1 enp25s0f1: NIC Link is Down", "reboot_node")),
+    # A6: a bond member that fails over; the bond goes down with its last member only.
+    (("kernel", "[133194.258031] bond0: link status definitely down for interface ens4f0, disabling it",
+      "net.link_down", "net_link_down", "none"),
+     ("kernel", "[133194.458031] bond0: now running without any active interface!", "reboot_node")),
+    (("kernel", "bond0: (slave ens1f1np1): link status definitely down, disabling slave",
+      "net.link_down", "net_link_down", "none"),
+     ("kernel", "mlx5_core 0000:3b:00.1 ens1f1np1: Link down", "reboot_node")),
     # mlx5 eq.c: a CQ error event belongs to the CQ's consumer (overrun / access violation).
     (("kernel", "mlx5_core 0000:b3:00.0: mlx5_eq_async_int:498:(pid 0): CQ error on CQN 0x4f7, syndrome 0x1",
       "ib.port", "ib_link", "restart_app"),

@@ -6,7 +6,8 @@ worth trying. A line with no keyword - the vast majority of training output - co
 ``str.lower`` and one automaton scan. Only candidate rules run their regexes, in the
 knowledge base's priority order.
 
-Imports only the standard library, ``ahocorasick`` and the KB model; no I/O, no clock.
+Imports only the standard library, ``ahocorasick``, ``schemas``, the KB model and the learned
+fallback; no I/O, no clock.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from dataclasses import dataclass
 
 import ahocorasick
 
-from streams.classify.learned import LEARNED_PREFIX, LearnedModel, candidate
+from schemas.derived import LEARNED_RULE_PREFIX
+from streams.classify.learned import LearnedModel, candidate
 from streams.classify.model import Blame, Classification, Guard, KnowledgeBase, Level, Rule
 
 _FLAGS = re.IGNORECASE
@@ -230,7 +232,7 @@ class Classifier:
             category = self._kb.categories.get(guess.category) if guess is not None else None
             if category is not None:  # a class the knowledge base lacks is no category of it
                 return Classification(
-                    rule_id=LEARNED_PREFIX + category.name, category=category.name, family=category.family,
+                    rule_id=LEARNED_RULE_PREFIX + category.name, category=category.name, family=category.family,
                     level=category.level, blame=category.blame, pci=_first_pci(part), gpu_index=_first_gpu(part),
                     action="none")
         return None

@@ -8,15 +8,16 @@ trained on the labelled real corpus (``tests/data/real/corpus.jsonl``, every spl
 regressions over tf-idf features, one "fault or benign" and one "which category". A line it
 scores as a fault with probability at least the model's ``threshold`` gets the category with
 rule id ``learned.<category>`` and action ``none``: a learned guess is shown (fault table,
-dashboards, the classify CLI) and never acted on; the incident stage leaves it out
-(:func:`is_learned`), so it takes no node, restarts nothing and counts toward no lemon rate.
+dashboards, the classify CLI) and never acted on: the route stage keeps it out of the jobs'
+pipelines (``schemas.Fault.learned``), so it takes no node, restarts nothing and counts
+toward no lemon rate.
 
 The features (:func:`features`) are computed here for training and inference alike, so the
 trainer (``streams.classify.learn``, scikit-learn) and this scorer (standard library only)
 cannot disagree on them. Only lines with a failure word and no quiet level marker are scored
-(:data:`_CANDIDATE`, :data:`_QUIET`): the bulk of a training log is never looked at.
+(:data:`FAILURE_WORDS`, :data:`_QUIET`): the bulk of a training log is never looked at.
 
-Pure: no I/O outside :func:`load_learned`, no clock.
+Pure: no I/O outside :func:`load_learned`, no clock; imports the standard library and ``ahocorasick``.
 """
 
 from __future__ import annotations
@@ -31,9 +32,11 @@ from typing import Any
 
 import ahocorasick
 
-LEARNED_PREFIX = "learned."
 DEFAULT_PATH = Path(__file__).with_name("learned.json.gz")
 FORMAT = 1
+MAX_CHARS = 2000
+"""Only the first this many characters of a line are read (a dump logged as one line must not
+cost more than a line)."""
 
 # Words of failure in any component's wording (lower case, found by one Aho-Corasick scan); a
 # line without one is not scored.
@@ -58,11 +61,6 @@ _HEX = re.compile(r"0x[0-9a-f]+")
 _DIGITS = re.compile(r"\d+")
 _WORD = re.compile(r"[a-z_][a-z0-9_]+")
 _SPACES = re.compile(r"\s+")
-
-
-MAX_CHARS = 2000
-"""Only the first this many characters of a line are read (a dump logged as one line must not
-cost more than a line)."""
 
 
 def normalise(line: str) -> str:
@@ -110,11 +108,6 @@ def candidate(line: str) -> bool:
     """Whether the model looks at ``line`` at all: a failure word (:data:`FAILURE_WORDS`) and
     no quiet level marker."""
     return next(_FAILURE.iter(line.lower()), None) is not None and _QUIET.search(line) is None
-
-
-def is_learned(rule_id: str) -> bool:
-    """Whether a fault's rule id is a learned guess (never a cause of a decision)."""
-    return rule_id.startswith(LEARNED_PREFIX)
 
 
 @dataclass(frozen=True, slots=True)

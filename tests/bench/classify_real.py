@@ -345,7 +345,7 @@ event, a FlightRecorder notice) (lines shared with any other split or with the f
 them modulo numbers, were dropped; at most one benign line was kept per source; GPU, driver, kernel, storage and
 NCCL-repository threads were nearly all used).
 
-``holdout38`` is a thirty-eighth (144 lines from 125 sources in no other split, collected blind: labelled from
+``holdout38`` is a thirty-eighth (143 lines from 124 sources in no other split, collected blind: labelled from
 ``LABELS.md``, ``TAXONOMY.md`` and the category names alone, without running the classifier; 55% benign hard
 negatives), gathered on 2026-11-27 from GitHub issue threads of robotics simulation (Isaac Gym / Isaac Lab PhysX,
 MuJoCo MJX, Habitat), Gaussian-splatting and NeRF, video-generation, speech, weather, protein-folding, genomics

@@ -24,6 +24,7 @@ from streams import topology
 from streams.align import InputAligner
 from streams.core.detector import Forward, Output
 from streams.core.topology import Stage
+from streams.delivery import eager_delivery
 from streams.settings import WorkerSettings
 from streams.shell import Aligned, Delivery, Message, Shell
 from streams.state_table import StateTable
@@ -71,6 +72,7 @@ def build_app(settings: WorkerSettings) -> faust.App:
         # reads them again and skips what its saved state already reflects.
         stream_wait_empty=False,
     )
+    eager_delivery(app.consumer)
     shell = Shell(app, kafka)
     stages = topology.build(settings.detection).stages
     wired = [_wire_stage(app, shell, stage, kafka, settings) for stage in stages]

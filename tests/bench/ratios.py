@@ -259,13 +259,17 @@ def _high_watermark(consumer: Any, where: Any, timeout_s: float = 60.0) -> int:
 
 
 def _wait_committed(kafka: object, group: str, ends: dict[tuple[str, int], int], timeout_s: float) -> None:
-    from confluent_kafka import Consumer, TopicPartition
+    from confluent_kafka import Consumer, KafkaException, TopicPartition
 
     consumer = Consumer(kafka.confluent(**{"group.id": group, "enable.auto.commit": False}))  # type: ignore[attr-defined]
     deadline = time.monotonic() + timeout_s
     try:
         while time.monotonic() < deadline:
-            offsets = consumer.committed([TopicPartition(t, p) for t, p in ends], timeout=10)
+            try:
+                offsets = consumer.committed([TopicPartition(t, p) for t, p in ends], timeout=10)
+            except KafkaException:  # the group coordinator is still loading or moving: ask again
+                time.sleep(0.5)
+                continue
             if all(o.offset >= ends[(o.topic, o.partition)] or ends[(o.topic, o.partition)] == 0 for o in offsets):
                 return
             time.sleep(0.5)

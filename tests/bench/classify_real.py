@@ -359,10 +359,11 @@ the everyday chatter around them (trainer, Isaac Lab, HunyuanVideo, CellBender, 
 NCCL INFO lines, allocator and NaN-skip warnings, Slurm cancel and config notices) (lines shared with any other split
 or with the format tests, or repeating one of them modulo numbers, were dropped).
 
-``holdout39`` is a thirty-ninth (72 lines from 63 sources in no other split, collected blind: labelled from
-``LABELS.md``, ``TAXONOMY.md`` and the category names alone, without running the classifier; 51% benign hard
-negatives; in progress, see the commits that extend it), gathered on 2026-11-27 from GitHub issue threads of
-domain training repositories, serving stacks, Google Cloud cluster-toolkit and NVIDIA / ROCm kernel-module threads
+``holdout39`` is a thirty-ninth (130 lines from 102 sources in no other split, collected blind: labelled from
+``LABELS.md``, ``TAXONOMY.md`` and the category names alone, without running the classifier; 49% benign hard
+negatives), gathered on 2026-11-27 from GitHub issue threads of domain training repositories (vision, speech,
+NMT, 3D / NeRF), serving stacks, Google Cloud cluster-toolkit, NCCL / nccl-tests, PaddlePaddle and NVIDIA / ROCm
+kernel-module threads; its CUDA lines lean on runtime "unknown error", launch-timeout and cuDNN execution failures
 (lines shared with any other split or with the format tests, or repeating one of them modulo numbers, were dropped).
 
 Figures per split: recall (fault lines classified into exactly their labelled category), detected

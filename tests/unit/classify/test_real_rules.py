@@ -94,7 +94,7 @@ CASES: list[tuple[str, str, str, str, str]] = [
      "kbusSendSysmembarSingle failed.", "gpu_driver_error", "node", "reset_gpu"),
     ("training", "RuntimeError: No CUDA GPUs are available", "cuda_driver_init", "node", "reboot_node"),
     # format: CUDA's cudaErrorUnknown names no cause in the job: the node's, contained
-    ("training", "RuntimeError: CUDA error: unknown error", "cuda_launch_failure", "node", "restart_app"),
+    ("training", "RuntimeError: CUDA error: unknown error", "cuda_driver_init", "node", "restart_app"),
     ("training", "RuntimeError: CUDA error: unspecified launch failure", "cuda_launch_failure", "job", "restart_app"),
     # format: a kubelet admission failure and an undocumented driver-side error take no node alone
     ("system", "Warning  UnexpectedAdmissionError  4m   kubelet  Allocate failed due to requested number of devices "

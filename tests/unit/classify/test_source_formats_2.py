@@ -70,7 +70,7 @@ FORMATS: list[tuple[str, str, str]] = [
     # c10/cuda/CUDAException.cpp C10_CUDA_CHECK + cuda_runtime_api.h / driver_types.h cudaGetErrorString
     ("training", "[rank5]: RuntimeError: CUDA error: operation not supported on global/shared address space", "cuda_launch_failure"),
     # c10/cuda/CUDAException.cpp C10_CUDA_CHECK + cuda_runtime_api.h / driver_types.h cudaGetErrorString
-    ("training", "[rank6]: RuntimeError: CUDA error: unknown error", "cuda_launch_failure"),
+    ("training", "[rank6]: RuntimeError: CUDA error: unknown error", "cuda_driver_init"),
     # c10/cuda/CUDAException.cpp C10_CUDA_CHECK + cuda_runtime_api.h / driver_types.h cudaGetErrorString
     ("training", "[rank7]: RuntimeError: CUDA error: system has unsupported display driver / cuda driver combination", "cuda_driver_init"),
     # c10/cuda/CUDAException.cpp C10_CUDA_CHECK + cuda_runtime_api.h / driver_types.h cudaGetErrorString
@@ -157,7 +157,7 @@ FORMATS: list[tuple[str, str, str]] = [
     # tensorflow stream_executor/cuda/cuda_driver.cc + cuda.h CUresult / cuGetErrorName+cuGetErrorString
     ("training", "2024-03-02 11:22:33.000064: E tensorflow/stream_executor/cuda/cuda_driver.cc:1018] failed to synchronize the stop event: CUDA_ERROR_INVALID_PTX: a PTX JIT compilation failed", "cuda_launch_failure"),
     # tensorflow stream_executor/cuda/cuda_driver.cc + cuda.h CUresult / cuGetErrorName+cuGetErrorString
-    ("training", "2024-03-03 11:22:33.000065: E tensorflow/stream_executor/cuda/cuda_driver.cc:1018] failed to synchronize the stop event: CUDA_ERROR_UNKNOWN: unknown error", "cuda_launch_failure"),
+    ("training", "2024-03-03 11:22:33.000065: E tensorflow/stream_executor/cuda/cuda_driver.cc:1018] failed to synchronize the stop event: CUDA_ERROR_UNKNOWN: unknown error", "cuda_driver_init"),
     # xla/stream_executor/gpu/gpu_timer.cc / XlaRuntimeError
     ("training", "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to execute XLA Runtime executable: run time error: custom call 'xla.gpu.func.launch' failed: Failed to launch CUDA kernel: fusion_17 with block dimensions: 256x1x1 and grid dimensions: 64x1x1: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered", "cuda_illegal_memory_access"),
     # xla/stream_executor/cuda/cuda_driver.cc

@@ -94,7 +94,7 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
     ("kernel", "nvidia-modeset: ERROR: GPU:1: Idling display engine timed out: 0x0000c67d:0:0:1126", "gpu_driver_error",
      None),
     ("kernel", "NVRM: GPU4 rpcRmApiFree_GSP: GspRmFree failed: hClient=0xc1e0002a; hObject=0x5c000013; "
-     "paramsStatus=0x0; status=0x0000000f", "gpu_driver_error", None),
+     "paramsStatus=0x0; status=0x0000000f", "gpu_gsp_error", None),
     # ---- gpu_hw
     # nvidia-smi infoROM warning; DCGM_FR_CORRUPT_INFOROM; gpu-burn summary; DCGM_FR_FAULTY_MEMORY
     ("system", "WARNING: infoROM is corrupted at gpu 0000:B1:00.0", "gpu_device_unhealthy", None),

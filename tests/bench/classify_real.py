@@ -366,8 +366,8 @@ NMT, 3D / NeRF), serving stacks, Google Cloud cluster-toolkit, NCCL / nccl-tests
 kernel-module threads; its CUDA lines lean on runtime "unknown error", launch-timeout and cuDNN execution failures
 (lines shared with any other split or with the format tests, or repeating one of them modulo numbers, were dropped).
 
-``holdout40`` is a fortieth (96 lines from 71 sources in no other split, collected blind: labelled from ``LABELS.md``,
-``TAXONOMY.md`` and the category names alone, without running the classifier; 53% benign hard negatives),
+``holdout40`` is a fortieth (127 lines from 92 sources in no other split, collected blind: labelled from ``LABELS.md``,
+``TAXONOMY.md`` and the category names alone, without running the classifier; 52% benign hard negatives),
 gathered on 2026-11-27 from GitHub issue threads of less-searched GPU projects: RAPIDS / Dask-CUDA / NeMo-Curator
 workers (RMM and CuPy out-of-memory, nanny kills), DeePMD-kit and HugeCTR multi-GPU runs, Alluxio FUSE training
 reads, NVIDIA Cosmos / BioNeMo / Isaac training logs, NCCL NVLS multicast failures, Kubernetes and Docker GPU

@@ -377,15 +377,15 @@ Kubernetes and Docker GPU container errors, plus the everyday chatter around the
 lines, launcher notices, deprecation warnings)
 (lines shared with any other split or with the format tests, or repeating one of them modulo numbers, were dropped).
 
-``holdout41`` is a forty-first (65 lines from 35 sources in no other split, collected blind: labelled from
-``LABELS.md``, ``TAXONOMY.md`` and the category names alone, without running the classifier; 65% benign hard
+``holdout41`` is a forty-first (73 lines from 41 sources in no other split, collected blind: labelled from
+``LABELS.md``, ``TAXONOMY.md`` and the category names alone, without running the classifier; 66% benign hard
 negatives), gathered on 2026-11-27 when the public GPU, NCCL, driver and host-hardware threads were nearly all
 used: GitHub issue threads of less-searched repositories (Slurm cluster wikis, E3SM, caffe2 / caffe-windows,
 kohya / nnUNet / MONAI / instant-ngp / OpenMM training and simulation jobs, InternVL / PosterLLaVA / x-flux
 DeepSpeed launches, k8s GPU operator and device-plugin logs, NCCL socket and ibv_modify_qp failures, Xid 13 / 31,
 a kernel API mismatch, EDAC counts, Hadoop-AI GPU ECC reports, a Spack-built NCCL error, a Megatron-LM DataLoader
 worker kill, a caffe-segnet illegal access, a LlamaFactory store Broken pipe, a k8s volume mount failure, a
-PaddlePaddle host OOM kill, an OpenNMT THCudaCheck out of memory), plus
+PaddlePaddle host OOM kill, an OpenNMT THCudaCheck out of memory, llama torchrun exitcode -9 summaries), plus
 the everyday chatter around them (NCCL INFO lines, launcher notices, trainer progress lines, deprecation warnings)
 (lines shared with any other split or with the format tests, or repeating one of them modulo numbers, were dropped).
 

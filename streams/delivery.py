@@ -31,20 +31,20 @@ def eager_delivery(consumer: Any) -> None:
     then the suspend flag's ``wait()``), no timeout, and the flow neither suspended nor the
     consumer stopping. Everything else goes to Faust's own ``wait_first`` unchanged."""
     slow = consumer.wait_first
-    flags = (consumer.suspend_flow, consumer._stopped, consumer._crashed)  # noqa: SLF001 - mode's own flags
+    suspend, stopped, crashed = consumer.suspend_flow, consumer._stopped, consumer._crashed  # noqa: SLF001 - mode's flags
 
     async def wait_first(*coros: Any, timeout: Any = None) -> WaitResults:
-        if (timeout is not None or len(coros) != 2 or any(flag.is_set() for flag in flags)
-                or not all(inspect.iscoroutine(coro) for coro in coros)):
+        # once per record: plain tests, no generator objects
+        if (timeout is not None or len(coros) != 2 or suspend.is_set() or stopped.is_set() or crashed.is_set()
+                or not (inspect.iscoroutine(coros[0]) and inspect.iscoroutine(coros[1]))):
             return await slow(*coros, timeout=timeout)
         delivery, suspended = coros
         try:
             waiting_on = delivery.send(None)
-        except StopIteration as done:
-            suspended.close()  # never started: the flow was not suspended while it ran
-            return WaitResults([delivery], [done.value], False)
-        except BaseException:
-            suspended.close()
+        except BaseException as ended:
+            suspended.close()  # never started: the flow was not suspended while the delivery ran
+            if isinstance(ended, StopIteration):
+                return WaitResults([delivery], [ended.value], False)
             raise  # as Faust's own wait_first propagates the delivery's error
         return await slow(_resume(delivery, waiting_on), suspended)
 

@@ -389,9 +389,11 @@ PaddlePaddle host OOM kill, an OpenNMT THCudaCheck out of memory, llama torchrun
 the everyday chatter around them (NCCL INFO lines, launcher notices, trainer progress lines, deprecation warnings)
 (lines shared with any other split or with the format tests, or repeating one of them modulo numbers, were dropped).
 
-``holdout42`` is a forty-second (94 lines from 67 sources in no other split, collected blind: labelled from
-``LABELS.md``, ``TAXONOMY.md`` and the category names alone, without running the classifier; 48% benign hard
-negatives), gathered on 2026-11-28 from github.com sources only (issue and pull-request threads), when the public
+``holdout42`` is a forty-second (102 lines from 70 sources in no other split, collected blind by two collectors at
+once: labelled from ``LABELS.md``, ``TAXONOMY.md`` and the category names alone, without running the classifier;
+47% benign hard negatives), gathered on 2026-11-28: 94 lines from github.com sources (issue and pull-request
+threads) and 8 from outside it (a MindSpore GPU distributed-training FAQ and forum thread, a Hugging Face
+leaderboard evaluation record), when the public
 GPU, NCCL, driver and host-hardware threads were nearly all used: AReaL and xgboost-on-Dask NCCL/RoCE failures, DALI
 pipeline allocation failures, AlphaFold3 / boltz XLA and PyTorch out-of-memory reports, an aws-ofi-nccl memory
 registration failure, GKE / AKS / EKS GPU node logs (driver installer, DCGM host engine, Xid 119 GSP timeouts, a

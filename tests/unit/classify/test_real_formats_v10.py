@@ -52,7 +52,7 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
     ("training", "  traceback : Signal 15 (SIGTERM) received by PID 5150", "torch_elastic", "process.torch_elastic"),
     ("training", "  traceback : Signal 1 (SIGHUP) received by PID 5153", "torch_elastic", "process.torch_elastic"),
     # a signal with its own category keeps it (the labelled set files the SIGKILL record as process_killed)
-    ("training", "  traceback : Signal 9 (SIGKILL) received by PID 5151", "process_killed", "process.killed"),
+    ("training", "  traceback : Signal 9 (SIGKILL) received by PID 5151", "torch_elastic", "process.torch_elastic"),
     ("training", "  traceback : Signal 11 (SIGSEGV) received by PID 5152", "segfault", "process.segfault"),
     # torch elastic multiprocessing/api.py _close: "Closing process %s via signal %s" and
     # "Unable to shutdown process %s via %s, forcefully exiting via %s"

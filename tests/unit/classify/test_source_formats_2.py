@@ -579,7 +579,7 @@ FORMATS: list[tuple[str, str, str]] = [
     # torch elastic errors/__init__.py
     ("training", "  traceback : Signal 11 (SIGSEGV) received by PID 77113", "segfault"),
     # torch elastic errors/__init__.py
-    ("training", "  traceback : Signal 9 (SIGKILL) received by PID 77112", "process_killed"),
+    ("training", "  traceback : Signal 9 (SIGKILL) received by PID 77112", "torch_elastic"),
     # torch elastic errors/__init__.py
     ("training", "  traceback : Signal 6 (SIGABRT) received by PID 77114", "process_crash"),
     # torch elastic errors/__init__.py

@@ -7,7 +7,9 @@ dropped. For each metric group with enough nodes reporting, every node that alre
 own level is scored on its change beyond its peers' change and judged
 (:func:`streams.slow.scoring.judge`); nodes still in warm-up only learn their level. A group
 in which too many nodes look bad, or whose changes scatter, is a job-wide shift and is
-skipped. A node without an open episode opens one, and one ``slow_node`` is emitted, when a
+skipped. A two-node job has no median to tell the odd node: each node is judged on its own
+readings' change beyond its peer's (:func:`streams.slow.scoring.pair_observations`, on
+:data:`~streams.slow.settings.PAIR_METRICS` only). A node without an open episode opens one, and one ``slow_node`` is emitted, when a
 standalone metric was suspect in ``persistence`` of the last ``span`` windows
 (``corroborated_persistence`` when a metric of another evidence family of the node is suspect
 in the same window: SM activity and power, say, are one family).
@@ -25,11 +27,12 @@ from streams.slow.scoring import (
     Verdict,
     instant_positions,
     judge,
+    pair_observations,
     positions,
     scattered,
     score_positions,
 )
-from streams.slow.settings import FAMILIES, SlowSettings
+from streams.slow.settings import FAMILIES, PAIR_METRICS, SlowSettings
 from streams.slow.state import JobState
 from streams.slow.track import Episode, NodeTrack
 from streams.slow.window import GPU_METRICS, NET_METRICS, MetricWindow
@@ -41,9 +44,13 @@ PRIORITY = (
 )
 
 
-def _enough(state: JobState, settings: SlowSettings, nodes: int) -> bool:
-    need = settings.min_coverage * len(state.known_nodes())
-    return nodes >= settings.min_nodes and nodes >= need
+def _enough(state: JobState, settings: SlowSettings, nodes: int, metric: str) -> bool:
+    """Whether ``nodes`` reporting ``metric`` can be judged: ``min_nodes`` and the coverage,
+    or both nodes of a two-node job on a :data:`PAIR_METRICS` metric."""
+    known = len(state.known_nodes())
+    if nodes < settings.min_nodes:
+        return nodes == known == 2 and metric in PAIR_METRICS
+    return nodes >= settings.min_coverage * known
 
 
 def gather_window(state: JobState, settings: SlowSettings, steady: bool) -> list[MetricWindow]:
@@ -52,7 +59,7 @@ def gather_window(state: JobState, settings: SlowSettings, steady: bool) -> list
     Samples of a window in which the job was not training steadily are consumed unjudged."""
     out: list[MetricWindow] = []
     by_rank = state.steps.rank_values(settings.min_reports)
-    if _enough(state, settings, len(by_rank)):
+    if _enough(state, settings, len(by_rank), state.steps.metric()):
         values = {n: max(r.values()) for n, r in by_rank.items() if r}
         if steady:
             out.append(MetricWindow(state.steps.metric(), values, by_rank))
@@ -60,7 +67,7 @@ def gather_window(state: JobState, settings: SlowSettings, steady: bool) -> list
     for metric in (*GPU_METRICS, *NET_METRICS):
         values = state.nodes.values(metric, settings.rule(metric).bad)
         dense = state.nodes.samples_per_node(metric) >= settings.min_reports
-        if dense and _enough(state, settings, len(values)):
+        if dense and _enough(state, settings, len(values), metric):
             if steady:
                 out.append(MetricWindow(metric, values, {}, state.nodes.readings(metric)))
             state.nodes.clear(metric)
@@ -96,20 +103,27 @@ def _judge(
     rule = settings.rule(mw.metric)
     levels = _levels(state, mw)
     usual = _usual(state, settings, mw)
-    now, ref = positions(rule, mw.values, usual, settings.min_nodes)
-    if mw.samples:
-        now = instant_positions(rule, mw.samples, usual, settings.min_nodes)
-    observations: dict[str, Observation] = {}
-    if len(usual) >= settings.min_nodes:
-        observations = score_positions(rule, mw.values, now, ref, usual, levels, settings.peer_band,
-                                       settings.min_nodes - 1)
-    if scattered(rule, observations):
-        return {}
+    pair = len(mw.values) < settings.min_nodes  # a two-node job (see _enough)
+    if pair:
+        now = {n: rule.neutral for n in mw.values}
+        observations = pair_observations(rule, mw.values, {n: levels[n] for n in usual})
+        for node, obs in observations.items():
+            now[node] = obs.position
+    else:
+        now, ref = positions(rule, mw.values, usual, settings.min_nodes)
+        if mw.samples:
+            now = instant_positions(rule, mw.samples, usual, settings.min_nodes)
+        observations = {}
+        if len(usual) >= settings.min_nodes:
+            observations = score_positions(rule, mw.values, now, ref, usual, levels,
+                                           settings.peer_band, settings.min_nodes - 1)
+        if scattered(rule, observations):
+            return {}
     verdicts: dict[str, Verdict] = {
         node: judge(rule, obs, state.tracks[node].history(mw.metric) or [rule.neutral])
         for node, obs in observations.items()
     }
-    if verdicts and sum(v.suspect for v in verdicts.values()) >= (
+    if not pair and verdicts and sum(v.suspect for v in verdicts.values()) >= (
             settings.max_outlier_fraction * len(verdicts)):
         return {}
     for node, value in mw.values.items():

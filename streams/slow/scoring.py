@@ -170,6 +170,7 @@ def score_positions(
     group z uses the spread of all excesses."""
     changes = {n: excess(rule, now[n], u) for n, u in usual.items()}
     shared = shared_changes(changes, levels, band, least, rule.kind != "ratio", rule.neutral)
+    shared = _without_outliers(rule, changes, shared, levels, band, least)
     excesses = {n: excess(rule, c, shared[n]) for n, c in changes.items()}
     sigma = spread(list(excesses.values()), rule.sigma_floor)
     return {
@@ -177,6 +178,52 @@ def score_positions(
                        robust_z(x, rule.neutral, sigma), now[n])
         for n, x in excesses.items()
     }
+
+
+def _without_outliers(
+    rule: MetricRule, changes: Mapping[str, float], shared: Mapping[str, float],
+    levels: Mapping[str, float], band: float, least: int,
+) -> dict[str, float]:
+    """The peers' shared change of every node, estimated again without the nodes whose first
+    excess reached ``jump`` (a minority, else ``shared`` unchanged).
+
+    A node's peers are few in a small job or a small stage (two in a three-node job), and
+    the median of two is their mean: a straggler among them drags its healthy peers' shared
+    change halfway towards its own, so they look better than usual by as much, the group's
+    excesses scatter and the window is skipped (a 1.9x node of a five-node job was never
+    found). A second pass without the outliers (one step of an iteratively trimmed
+    estimate) gives healthy nodes the change of healthy peers; the outliers keep theirs,
+    which never included themselves."""
+    outliers = {n for n, c in changes.items() if excess(rule, c, shared[n]) >= rule.jump}
+    if not outliers or 2 * len(outliers) >= len(changes):
+        return dict(shared)
+    rest = {n: v for n, v in levels.items() if n not in outliers}
+    kept = {n: c for n, c in changes.items() if n not in outliers}
+    clean = shared_changes(kept, rest, band, least, rule.kind != "ratio", rule.neutral)
+    return {n: shared[n] if n in outliers else clean[n] for n in changes}
+
+
+def pair_observations(
+    rule: MetricRule, values: Mapping[str, float], levels: Mapping[str, float],
+) -> dict[str, Observation]:
+    """Observations of the two nodes of a two-node job (both warm: ``levels`` holds each one's
+    own level) on a metric of :data:`~streams.slow.settings.PAIR_METRICS`.
+
+    A node's change is its value against its own level; its excess is the smaller of that
+    change and the change beyond its peer's: it must have got worse itself (a peer getting
+    better is no news about the node) by more than its peer did (a phase moves both). The
+    excess is also the node's position, so its history is its own noise; no group spread
+    exists, so ``z`` is left to that noise (infinite here, :func:`judge` takes the smaller)."""
+    if len(values) != 2 or any(n not in levels for n in values):
+        return {}
+    own = {n: change(rule, values[n], levels[n]) for n in values}
+    out = {}
+    for node, peer in (tuple(values), tuple(reversed(tuple(values)))):
+        beyond = excess(rule, own[node], own[peer])
+        x = min(own[node], beyond)
+        out[node] = Observation(values[node], expected(rule, rule.neutral, own[peer], levels[node]),
+                                x, float("inf"), x)
+    return out
 
 
 def scattered(rule: MetricRule, observations: Mapping[str, Observation]) -> bool:

@@ -157,6 +157,17 @@ thing (how busy the GPUs are: one stall moves both), as are temperature and thro
 rail's bytes and its errors: two metrics of one family confirm nothing the other did not."""
 
 
+PAIR_METRICS = frozenset({"compute_ms", "busy_ms", "temp_c", "throttle"})
+"""Metrics a two-node job is judged on. With two nodes no median says who is odd, but these
+readings are the node's own: a straggler's compute (or busy) time and its GPUs' temperature
+and slowdown bits rise on it alone, while its peer's stay where they were (the peer only
+waits longer, which these readings do not count). So a node whose own reading rose from its
+own level while its peer's did not is news (:func:`streams.slow.scoring.pair_observations`).
+Step time (equal on every rank of a synchronous job), SM activity and power (the peer's drop
+while it waits looks the same as the node rising) and rail bytes (a ring slows both ends
+alike) cannot tell the two apart, and are not judged."""
+
+
 class SlowSettings(BaseModel):
     """All knobs of :class:`~streams.slow.detector.SlowNodeDetector` (frozen, validated)."""
 
@@ -167,7 +178,7 @@ class SlowSettings(BaseModel):
     cadence, and 3 of 4 windows then fit well inside the two-minute detection budget."""
     min_nodes: int = Field(default=3, ge=3)
     """Fewest warm nodes with data for a change test: a median of two says nothing about who
-    is odd."""
+    is odd. A job of exactly two nodes is judged on :data:`PAIR_METRICS` alone."""
     min_coverage: float = Field(default=0.5, gt=0, le=1)
     """A window is evaluated once at least this fraction of the job's known nodes reported;
     otherwise its samples carry over to the next window (slow jobs, sparse reporting)."""

@@ -473,3 +473,45 @@ def test_a_rail_degraded_across_a_restart_in_place_is_still_a_rail() -> None:
     out = run_detector(events)
     assert [(o.node_id, o.metric) for o in out] == [(node_name(3), "rdma_rate")]
     assert latency_s(out[0], 300) <= 120
+
+
+@pytest.mark.parametrize("slowdown", [1.25, 1.9])
+def test_a_straggler_among_three_peers_does_not_hide_behind_them(slowdown: float) -> None:
+    # nodes 0-2 one GPU model, 3-4 a slower one: node 0's peers are two nodes, and the
+    # median of its peers' peers (two values, one of them node 0) was their mean
+    base = [1.0, 1.0, 1.0, 1.4, 1.4]
+
+    def factor(n: int, t: float) -> float:
+        return base[n] * (slowdown if n == 0 and t >= 400 else 1.0)
+
+    out = run_detector(Job(nodes=5, duration_s=800, factor=factor, jitter=0.015).events())
+    assert [o.node_id for o in out] == [node_name(0)]
+    assert 0 <= latency_s(out[0], 400) <= 120
+
+
+@pytest.mark.parametrize("compute", [True, False])
+def test_a_two_node_job_names_the_node_that_slowed_itself(compute: bool) -> None:
+    out = run_detector(Job(nodes=2, duration_s=900, compute=compute, factor=slow_from(1, 400)).events())
+    assert [(o.node_id, o.metric) for o in out] == [(node_name(1), "compute_ms" if compute else "busy_ms")]
+    assert 0 <= latency_s(out[0], 400) <= 120
+    assert out[0].slowdown == pytest.approx(1.25, abs=0.03)
+
+
+@pytest.mark.parametrize("factor", [
+    slow_from(0, 0, 1.35),  # slower from the start: its level
+    lambda n, t: 1.3 if t >= 400 else 1.0,  # both slow down: a phase
+    lambda n, t: 1.3 if n == 0 and t < 400 else 1.0,  # the peer of node 1 gets faster
+])
+def test_a_two_node_job_blames_no_one_without_a_change_of_its_own(factor: Factor) -> None:
+    assert run_detector(Job(nodes=2, duration_s=900, factor=factor).events()) == []
+
+
+def test_a_noisy_two_node_job_is_silent() -> None:
+    job = Job(nodes=2, duration_s=1800, jitter=0.03, spike_prob=0.01)
+    assert run_detector(job.events()) == []
+
+
+def test_a_two_node_job_is_not_judged_on_step_time_alone() -> None:
+    events = [e.model_copy(update={"comm_wait_ms": None}) if isinstance(e, StepProgress) else e
+              for e in Job(nodes=2, duration_s=900, compute=False, factor=slow_from(1, 400)).events()]
+    assert run_detector(events) == []

@@ -422,8 +422,8 @@ fatal-signal executor shutdown, an Xid 31 digest of a GB10 box), verl / OpenRLHF
 LLaMA-Factory trainers (a vLLM-server TCPStore timeout, a no-space-left rank), a hallo2 elastic worker lost to
 SIGSEGV, DeepSpeed and autotrain SIGKILLs, a DataLoader bus error, an unsloth checkpoint write cut short,
 container-toolkit hook failures in Kubernetes pods, missing nvidia kernel modules, an AWS CLI S3 download failure,
-a safetensors ENODEV, hung-task reports, plus the everyday chatter around them (NCCL INFO, plug-in and bootstrap lines, vLLM engine configuration and
-progress lines, TensorRT-LLM build notices, DeepSpeed launcher spawn lines, Ray metric-export warnings, trainer
+a safetensors ENODEV, hung-task reports, plus the everyday chatter around them (NCCL INFO, plug-in and bootstrap
+lines, vLLM engine configuration and progress lines, TensorRT-LLM build notices, DeepSpeed launcher spawn lines, Ray metric-export warnings, trainer
 progress bars and parameter counts, config-validation and tensor-shape errors of the job's own code, a monitoring
 agent's nvidia-smi timeout on a busy node, nvidia-smi table rows, version-mismatch notices)
 (lines shared with any other split or with the format tests, or repeating one of them modulo numbers, were dropped).

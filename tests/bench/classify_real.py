@@ -414,19 +414,20 @@ install notice, an nvidia-smi reset-status field)
 ``LABELS.md``, ``TAXONOMY.md`` and the category names alone, without running the classifier; 54% benign hard
 negatives), gathered on 2026-11-28 from github.com issue and pull-request threads of LLM pre-training, fine-tuning,
 RLHF and serving stacks and the cluster infrastructure around them, when the public GPU, NCCL, driver and
-host-hardware threads were nearly all used: vLLM / SGLang / TensorRT-LLM / FlashInfer / gpustack start-up and serving
-failures (NCCL invalid usage and unhandled system errors, an anonymised NET/IB completion error, Ray worker SIGSEGVs,
-an illegal instruction, an illegal access in CUDA-graph capture, DeepEP and cuBLAS launch failures, a missing kernel
-image, Error 804 forward-compatibility start-ups, CUDA out-of-memory reports in worker and JSON-response form, a
-fatal-signal executor shutdown, an Xid 31 digest of a GB10 box), verl / OpenRLHF / Trinity-RFT / R1-V / ms-swift /
-LLaMA-Factory trainers (a vLLM-server TCPStore timeout, a no-space-left rank), a hallo2 elastic worker lost to
-SIGSEGV, DeepSpeed and autotrain SIGKILLs, a DataLoader bus error, an unsloth checkpoint write cut short,
-container-toolkit hook failures in Kubernetes pods, missing nvidia kernel modules, an AWS CLI S3 download failure,
-a safetensors ENODEV, hung-task reports, plus the everyday chatter around them (NCCL INFO, plug-in and bootstrap
-lines, vLLM engine configuration and progress lines, TensorRT-LLM build notices, DeepSpeed launcher spawn lines, Ray metric-export warnings, trainer
-progress bars and parameter counts, config-validation and tensor-shape errors of the job's own code, a monitoring
-agent's nvidia-smi timeout on a busy node, nvidia-smi table rows, version-mismatch notices)
-(lines shared with any other split or with the format tests, or repeating one of them modulo numbers, were dropped).
+host-hardware threads were nearly all used: vLLM / SGLang / TensorRT-LLM / FlashInfer / gpustack start-up and
+serving failures (NCCL invalid usage and unhandled system errors, an anonymised NET/IB completion error, Ray worker
+SIGSEGVs, an illegal instruction, an illegal access in CUDA-graph capture, DeepEP and cuBLAS launch failures, a
+missing kernel image, Error 804 forward-compatibility start-ups, CUDA out-of-memory reports in worker and
+JSON-response form, a fatal-signal executor shutdown, an Xid 31 digest of a GB10 box), verl / OpenRLHF / Trinity-RFT
+/ R1-V / ms-swift / LLaMA-Factory trainers (a vLLM-server TCPStore timeout, a no-space-left rank), a hallo2 elastic
+worker lost to SIGSEGV, DeepSpeed and autotrain SIGKILLs, a DataLoader bus error, an unsloth checkpoint write cut
+short, container-toolkit hook failures in Kubernetes pods, missing nvidia kernel modules, an AWS CLI S3 download
+failure, a safetensors ENODEV, hung-task reports, plus the everyday chatter around them (NCCL INFO, plug-in and
+bootstrap lines, vLLM engine configuration and progress lines, TensorRT-LLM build notices, DeepSpeed launcher spawn
+lines, Ray metric-export warnings, trainer progress bars and parameter counts, config-validation and tensor-shape
+errors of the job's own code, a monitoring agent's nvidia-smi timeout on a busy node, nvidia-smi table rows,
+version-mismatch notices) (lines shared with any other split or with the format tests, or repeating one of them
+modulo numbers, were dropped).
 
 Figures per split: recall (fault lines classified into exactly their labelled category), detected
 (fault lines classified as any fault: the issue's "recall", which it reports apart from family

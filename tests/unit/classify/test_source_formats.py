@@ -437,7 +437,7 @@ FORMATS: list[tuple[str, str, str]] = [
     ('training', '[rank5]:[F1127 02:31:05.010000 9100 ProcessGroupNCCL.cpp:1557] [PG ID 0 PG GUID 0(default_pg) Rank 5] [PG ID 0 PG GUID 0(default_pg) Rank 5] Terminating the process after attempting to dump debug info, due to collective timeout or exception.', 'nccl_timeout'),
     ('training', '[rank1]:[E1127 02:40:00.000000 7100 ProcessGroupNCCL.cpp:542] [Rank 1] Collective WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1024, NumelOut=1024, Timeout(ms)=600000) raised the following async exception: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5', 'nccl_error'),
     ('training', '[rank1]:[E1127 02:40:00.000100 7100 ProcessGroupNCCL.cpp:548] [Rank 1] To avoid data inconsistency, we are taking the entire process down.', 'nccl_error'),
-    ('training', "torch.distributed.DistBackendError: [3] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Connection reset by peer", 'nccl_error'),
+    ('training', "torch.distributed.DistBackendError: [3] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Connection reset by peer", 'nccl_remote_peer'),
     # kernel: drivers/nvme/host/core.c
     ('kernel', '[ 5102.341300] nvme1n1: Write(0x1) @ LBA 77120, 8 blocks, Access Denied (sct 0x2 / sc 0x86) DNR ', 'storage_local_disk'),
     # kernel: fs/ext4/super.c

@@ -21,7 +21,9 @@ from streams.hang.state import JobState, StackRun, seconds
 class StackView:
     """Stacks at one evaluation: ``reporting`` fresh ranks; ``group`` the largest set of
     ranks frozen in one identical stack (empty if none is frozen); ``others`` the reporting
-    ranks outside it."""
+    ranks whose stack differs from the group's. A rank already in the group's stack but not
+    frozen in it long enough (a waiter that arrived later) is in neither: its stack does not
+    differ, and naming it would blame a waiter."""
 
     reporting: dict[int, StackRun]
     group: tuple[int, ...]
@@ -79,4 +81,4 @@ def stack_view(state: JobState, now_us: int, s: HangSettings, excluded: frozense
     lowest = {sig: min(r for r, run in frozen.items() if run.sig == sig) for sig in counts}
     sig = max(counts, key=lambda k: (counts[k], -lowest[k]))  # ties: deterministic, not dict order
     group = tuple(sorted(r for r, run in frozen.items() if run.sig == sig))
-    return StackView(reporting, group, tuple(sorted(r for r in reporting if r not in group)))
+    return StackView(reporting, group, tuple(sorted(r for r, run in reporting.items() if run.sig != sig)))

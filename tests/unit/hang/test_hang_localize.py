@@ -114,3 +114,28 @@ def test_the_side_the_stacks_call_odd_must_be_a_minority() -> None:
     found = {f.method: f.ranks for f in verdict.localization}
     assert found["stack_outlier"] == ()
     assert verdict.source_nodes == (job.node(8),)
+
+
+def test_a_waiter_that_reached_the_group_stack_late_is_not_a_source() -> None:
+    """Five ranks frozen in one stack for a while, three more just arrived in the same stack
+    (a dead node's peers reach the collective at different times): nobody differs."""
+    from streams.hang.localize import stack_outlier
+    from streams.hang.stackview import stack_view
+    from streams.hang.state import StackRun
+
+    s = HangSettings()
+    state = _state()
+    now_us = 600_000_000
+    wait = "train.py:88 step\ndistributed_c10d.py:2501 all_reduce"
+    early = now_us - 60_000_000
+    for rank in range(5):
+        state.run.stacks[rank] = StackRun(wait, early, s.frozen_samples + 4, now_us, False)
+    for rank in (5, 6, 7):
+        state.run.stacks[rank] = StackRun(wait, now_us - 5_000_000, 1, now_us, False)
+    view = stack_view(state, now_us, s, frozenset())
+    assert view.group == (0, 1, 2, 3, 4) and view.others == ()
+    assert stack_outlier(state, view, s).found.ranks == ()
+    state.run.stacks[7] = StackRun("train.py:91 step\ndataloader.py:40 next", now_us - 5_000_000, 1, now_us, False)
+    view = stack_view(state, now_us, s, frozenset())
+    assert view.others == (7,)
+    assert stack_outlier(state, view, s).found.ranks == (7,)

@@ -168,9 +168,14 @@ def gpu_idle_outlier(state: JobState, now_us: int, s: HangSettings, excluded: fr
 
 def stack_outlier(state: JobState, view: StackView, s: HangSettings) -> Finding:
     """Ranks whose stack differs from the waiter group's, when that group holds at least
-    ``waiter_fraction`` of the reporting ranks."""
+    ``waiter_fraction`` of the reporting ranks. Before any group has frozen (``frozen_samples`` identical samples:
+    a minute at a 10 s sampling period) the method covers nothing:
+    with no waiters to compare with it has seen no rank either way, and must not veto a
+    method that has (as on a job without stacks)."""
+    if not view.group:  # no rank frozen long enough yet: no waiters to differ from, no judgement
+        return Finding(Localization(method="stack_outlier", detail="no frozen group of waiters yet"), frozenset())
     covered = frozenset(view.reporting)
-    if not view.group or not view.others or len(view.group) < s.waiter_fraction * len(view.reporting) \
+    if not view.others or len(view.group) < s.waiter_fraction * len(view.reporting) \
             or len(view.group) <= len(view.others):
         return Finding(Localization(method="stack_outlier", detail="no rank differs from a frozen majority"),
                        covered)

@@ -139,3 +139,24 @@ def test_a_waiter_that_reached_the_group_stack_late_is_not_a_source() -> None:
     view = stack_view(state, now_us, s, frozenset())
     assert view.others == (7,)
     assert stack_outlier(state, view, s).found.ranks == (7,)
+
+
+def test_stacks_not_yet_frozen_do_not_veto_the_idle_gpu() -> None:
+    """Stacks sampled every 10 s have not frozen yet when the other probes convict: the stack
+    method has no waiters to compare with, covers nothing and leaves the idle GPU's node named."""
+    from streams.hang.localize import stack_outlier
+    from streams.hang.stackview import stack_view
+    from streams.hang.state import StackRun
+
+    s = HangSettings()
+    state = _state()
+    now_us = 600_000_000
+    for rank in JOB.ranks:
+        state.run.stacks[rank] = StackRun("train.py:88 step\nsync.py:3 wait", now_us - 15_000_000, 2, now_us, False)
+    view = stack_view(state, now_us, s, frozenset())
+    assert view.group == ()
+    stacks = stack_outlier(state, view, s)
+    assert stacks.covered == frozenset() and stacks.found.ranks == ()
+    found = combine(state, (_f("collective_lag", data=False), _f("gpu_idle_outlier", 5), stacks,
+                            _f("node_silence", data=False)), s)
+    assert found.nodes == (JOB.node(5),)

@@ -445,8 +445,8 @@ an open-kernel-module NULL-pointer oops), plus the everyday chatter around them 
 progress and INFO lines, X11 / xauth warnings, a Cray libsci notice, GSP log lines, nvidia-smi device listings)
 (lines shared with any other split or with the format tests, or repeating one of them modulo numbers, were dropped).
 
-``holdout45`` is a forty-fifth (146 lines from 102 sources in no other split, collected blind: labelled from
-``LABELS.md``, ``TAXONOMY.md`` and the category names alone, without running the classifier; 54% benign hard
+``holdout45`` is a forty-fifth (161 lines from 115 sources in no other split, collected blind: labelled from
+``LABELS.md``, ``TAXONOMY.md`` and the category names alone, without running the classifier; 53% benign hard
 negatives), gathered on 2026-11-28 from HPC and scientific GPU computing on clusters: github.com issue threads and
 two GROMACS GitLab work items: molecular dynamics and quantum chemistry (GROMACS, LAMMPS / Kokkos, AMBER-style
 QUICK, OpenMM, CP2K / DBCSR, QE-GPU, htmd), cryo-EM (RELION out-of-memory and driver errors, cryoSPARC, cryoDRGN /

@@ -448,16 +448,19 @@ progress and INFO lines, X11 / xauth warnings, a Cray libsci notice, GSP log lin
 ``holdout45`` is a forty-fifth (161 lines from 115 sources in no other split, collected blind: labelled from
 ``LABELS.md``, ``TAXONOMY.md`` and the category names alone, without running the classifier; 53% benign hard
 negatives), gathered on 2026-11-28 from HPC and scientific GPU computing on clusters: github.com issue threads and
-two GROMACS GitLab work items: molecular dynamics and quantum chemistry (GROMACS, LAMMPS / Kokkos, AMBER-style
-QUICK, OpenMM, CP2K / DBCSR, QE-GPU, htmd), cryo-EM (RELION out-of-memory and driver errors, cryoSPARC, cryoDRGN /
-drgnai), lattice QCD (QUDA, Grid, Hadrons over PSM2), CFD and astrophysics (nekRS / OCCA, PeleC and Castro on AMReX,
-GEOS, E3SM on Titan, CoreNeuron), HEP GPU code on CERN runners (madgraph4gpu), GPU-aware MPI and UCX failures (UCP
-worker creation, memory-type transports, cuda-aware segfaults, OSU benchmarks on Cray), MPI-IO and HDF5 file
-errors on NFS / Lustre / JUWELS, Slurm step aborts and OOM kills, container GPU set-up (Singularity /
-nvidia-container-cli), a GPU memory test and an NFS-driven soft lockup, plus the everyday chatter around them
-(device listings, allocator and rank-to-GPU notices, UCX warnings, backtrace frames, nvidia-smi rows, build and
-job-script configuration errors) (lines shared with any other split or with the format tests, or repeating one of
-them modulo numbers, were dropped).
+one GROMACS GitLab work item: molecular dynamics and quantum chemistry (GROMACS, LAMMPS / Kokkos, QUICK, OpenMM,
+CP2K / DBCSR, QE-GPU, htmd), cryo-EM (RELION out-of-memory and driver errors, cryoSPARC, cryoDRGN / drgnai),
+lattice QCD (QUDA, Grid, Hadrons over PSM2), CFD, plasma and astrophysics (nekRS / OCCA, PeleC, Castro, WarpX,
+AthenaPK / Parthenon, Nalu-Wind, PIConGPU, Smilei, GEOS, E3SM on Titan / Summit, CoreNeuron, OpenMC offload),
+HEP GPU code (madgraph4gpu on CERN runners, CMSSW GPU RelVals), genomics and structure pipelines (AlphaFold /
+proteinfold cuInit failures, cactus on Ibex), GPU-aware MPI, UCX and fabric failures (UCP worker creation,
+memory-type transports, transport-retry and OFI CQ errors, cuda-aware segfaults, OSU benchmarks on Cray, MPICH /
+Cray MPICH aborts, MPICH yaksa CUDA errors, Legate NCCL failure on Summit), MPI-IO / HDF5 / ADIOS file errors and
+disk-quota failures on NFS / Lustre / GPFS scratch, Slurm step aborts and OOM kills, container GPU set-up
+(Singularity / nvidia-container-cli), a GPU memory test and an NFS-driven soft lockup, plus the everyday chatter
+around them (device listings, allocator and rank-to-GPU notices, UCX / libibverbs / XLA / PAMI-hook warnings,
+backtrace frames, nvidia-smi rows, build and job-script configuration errors) (lines shared with any other split
+or with the format tests, or repeating one of them modulo numbers, were dropped).
 
 Figures per split: recall (fault lines classified into exactly their labelled category), detected
 (fault lines classified as any fault: the issue's "recall", which it reports apart from family

@@ -18,7 +18,9 @@ Contract (TAXONOMY.md "Incidents"):
 - the root cause is the member with the lowest tier (:mod:`streams.incident.severity`), then
   the earliest ``first_seen``, then the smallest id; every other member is cascade;
   ``nodes`` are the nodes of the members in the root cause's tier (several nodes in the
-  primary tier = not single-point); ``category`` and ``blame`` are the root cause's;
+  primary tier = not single-point), except where a storage fault was seen when the root is
+  not a storage fault (the shared file system failing says nothing about the node that
+  reported it); ``category`` and ``blame`` are the root cause's;
 - ``incident_id = derived_id("incident", job_id, attempt, first fault id)``; the incident is
   re-issued with the same id whenever its root, cascade, nodes or ``last_seen`` change;
 - an incident whose root is an infrastructure fault is published at once, a link/port fault
@@ -186,7 +188,7 @@ class IncidentDetector:
         root = _root(incident)
         cascade = tuple(sorted(m for m in incident.members if m != root.fault_id))
         nodes = tuple(sorted({m.node_id for m in incident.members.values()
-                              if m.tier == root.tier and m.node_id}))
+                              if m.tier == root.tier and m.node_id and _names_node(m, root)}))
         return Incident(
             event_id=incident.incident_id, event_time=at, cluster=state.cluster or "unknown",
             incident_id=incident.incident_id, job_id=state.job_id or "", attempt=incident.attempt,
@@ -209,6 +211,13 @@ class IncidentDetector:
         for incident_id in stale:
             for fault_id in state.incidents.pop(incident_id).members:
                 state.fault_incident.pop(fault_id, None)
+
+
+
+def _names_node(member: Member, root: Member) -> bool:
+    """Whether ``member`` counts its node among the incident's ``nodes``: a storage fault
+    only in a storage incident (a node seeing the file system fail is not a faulty node)."""
+    return member.blame != "storage" or root.blame == "storage"
 
 
 def _root(incident: Open) -> Member:

@@ -65,6 +65,19 @@ def test_second_node_fault_within_the_window_widens_the_incident() -> None:
     assert sorted(i.nodes for i in incidents.values()) == [("n1", "n2"), ("n3",)]
 
 
+def test_a_storage_error_seen_on_another_node_does_not_widen_a_node_fault() -> None:
+    """A GPU lost on n1 and, on n2, a socket's ENOTCONN read as a storage error: one faulty
+    node, not two (the file system failing says nothing about the node that saw it)."""
+    xid = fault(100, "n1", "gpu_memory_ecc", level="fault", action="reset_gpu")
+    seen = fault(125, "n2", "storage_io", blame="storage", action="restart_app")
+    (incident,) = latest(run([xid, seen])).values()
+    assert incident.nodes == ("n1",) and incident.category == "gpu_memory_ecc"
+    assert incident.cascade == (seen.fault_id,)
+    storage = latest(run([fault(100, "n1", "storage_io", blame="storage", action="restart_app"),
+                          fault(110, "n2", "storage_remote_fs", blame="storage", action="restart_app")]))
+    assert [i.nodes for i in storage.values()] == [("n1", "n2")]
+
+
 def test_late_watchdog_timeouts_join_the_incident_that_caused_them() -> None:
     xid = fault(100, "n1", "gpu_fallen_off_bus", level="fault")
     watchdog = fault(100 + 600, "n2", "nccl_timeout", blame="network")

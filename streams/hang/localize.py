@@ -19,7 +19,8 @@ most ``max(1, max_source_fraction x nodes)`` nodes (a whole node stalled: its ho
 or NIC stops all its ranks while the other nodes wait). The idle-GPU and stack methods, whose
 "outlier" side is a matter of which group is larger, name such a node only when its ranks are
 a strict minority of the ranks they judged: with two nodes half stalled, half waiting, the
-idle or differing half may be either. Anything more names nobody; ``node_silence`` naming more
+idle or differing half may be either; unless every other rank's GPU spins in a collective's
+wait, which only waiters do (the idle-GPU method). Anything more names nobody; ``node_silence`` naming more
 than ``max(1, max_source_fraction x nodes)`` nodes too.
 
 Each method judges only the ranks it has data for (its coverage): on a partially instrumented
@@ -43,6 +44,7 @@ from itertools import combinations
 from statistics import median
 
 from schemas import Localization
+from streams.hang.gpu import waiting_in_collective
 from streams.hang.settings import HangSettings
 from streams.hang.silence import silent_nodes, silent_ranks
 from streams.hang.stackview import StackView, stack_view
@@ -148,7 +150,11 @@ def collective_lag(state: JobState, now_us: int, s: HangSettings, excluded: froz
 
 def gpu_idle_outlier(state: JobState, now_us: int, s: HangSettings, excluded: frozenset[int] = NOBODY) -> Finding:
     """Ranks with mean util <= util_idle_pct while the median of the rest is >= util_busy_pct
-    (util only: works on NVML-only nodes)."""
+    (util only: works on NVML-only nodes). The idle ranks of a whole node need not be a strict
+    minority when every other rank's GPU spins (busy, not computing: ``waiting_in_collective``):
+    the spinning half of a two-node job waits inside a collective, the idle half never launched
+    it. Without that evidence (a busy half that computes, or util alone) the sides may be either
+    (waiters in a CPU barrier idle their GPUs while a culprit's kernel runs)."""
     recent_after, fresh_after = now_us - seconds(s.idle_window_s), now_us - seconds(s.stale_s)
     util: dict[int, float] = {}
     for rank, points in state.run.gpu.items():
@@ -161,22 +167,28 @@ def gpu_idle_outlier(state: JobState, now_us: int, s: HangSettings, excluded: fr
         return Finding(Localization(method="gpu_idle_outlier", detail="no idle outlier among busy GPUs"),
                        frozenset(util))
     detail = ", ".join(f"rank {r} util {util[r]:.0f}%" for r in sorted(idle))
-    found = _finding("gpu_idle_outlier", idle, state, s, f"{detail}; others median {median(rest):.0f}%",
-                     judged=len(util))
+    spinning = all(waiting_in_collective(state, r, s) for r in util if r not in idle)
+    found = _finding("gpu_idle_outlier", idle, state, s, f"{detail}; others median {median(rest):.0f}%"
+                     + ("; every other rank waits in a collective" if spinning else ""),
+                     judged=None if spinning else len(util))
     return Finding(found, frozenset(util))
 
 
 def stack_outlier(state: JobState, view: StackView, s: HangSettings) -> Finding:
     """Ranks whose stack differs from the waiter group's, when that group holds at least
-    ``waiter_fraction`` of the reporting ranks. Before any group has frozen (``frozen_samples`` identical samples:
-    a minute at a 10 s sampling period) the method covers nothing:
-    with no waiters to compare with it has seen no rank either way, and must not veto a
-    method that has (as on a job without stacks)."""
-    if not view.group:  # no rank frozen long enough yet: no waiters to differ from, no judgement
+    ``waiter_fraction`` of the reporting ranks. Until such a group has frozen (``frozen_samples`` identical samples:
+    a minute at a 10 s sampling period; waiters reach their wait a sample or two apart, so the first to freeze are a
+    few) the method covers nothing: with no waiters to compare with it has seen no rank either way, and must not veto
+    a method that has (as on a job without stacks). Nor does it judge when the ranks that differ are as many as the
+    group (two halves of a two-node job: either half may be the waiters)."""
+    if len(view.group) < s.waiter_fraction * len(view.reporting):  # waiters not established: no judgement
         return Finding(Localization(method="stack_outlier", detail="no frozen group of waiters yet"), frozenset())
+    if len(view.group) <= len(view.others):  # two halves: either may be the waiters, no judgement either way
+        return Finding(Localization(method="stack_outlier",
+                                    detail=f"{len(view.group)} ranks frozen alike, {len(view.others)} differ: "
+                                           "no majority of waiters"), frozenset())
     covered = frozenset(view.reporting)
-    if not view.others or len(view.group) < s.waiter_fraction * len(view.reporting) \
-            or len(view.group) <= len(view.others):
+    if not view.others:
         return Finding(Localization(method="stack_outlier", detail="no rank differs from a frozen majority"),
                        covered)
     frames = {r: view.reporting[r].sig.rsplit("\n", 1)[-1] for r in view.others}

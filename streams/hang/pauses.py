@@ -14,7 +14,7 @@ report (stacks would show its I/O frames or its hang): rank 0 is where framework
 (``if rank == 0: torch.save(...)`` followed by a barrier is the canonical pattern), so a quiet
 period that localises to rank 0 alone is its save until the budget says otherwise. So is one
 that localises nowhere while rank 0's node is left out for its clock (``skew.py``), unless
-rank 0's own GPU samples show it spinning in a collective's wait (``probes.waiting_in_collective``:
+rank 0's own GPU samples show it spinning in a collective's wait (``gpu.waiting_in_collective``:
 a writer's GPU idles while it serialises and writes; a uniform hang spins every GPU).
 
 A job that announces its saves (a ``checkpoint_started`` hook, a "saving checkpoint" line)

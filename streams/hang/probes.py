@@ -13,6 +13,7 @@ from collections import deque
 from dataclasses import dataclass
 from statistics import median
 
+from streams.hang.gpu import gpu_kind
 from streams.hang.ingest import node_of_port
 from streams.hang.settings import HangSettings
 from streams.hang.stackview import StackView, stack_view, step_floor_us
@@ -68,21 +69,6 @@ def _cadence_us(state: JobState) -> float:
     return min(medians, default=0.0)
 
 
-def gpu_kind(point: GpuPoint, peak_w: float | None, s: HangSettings) -> str:
-    """``spin`` (busy GPU not computing: waiting in a collective), ``idle``, ``compute`` or
-    ``unknown`` (busy, NVML only, and no peak power known to compare with)."""
-    _, util, sm, power = point
-    if util <= s.util_idle_pct:
-        return "idle"
-    if util < s.util_busy_pct:
-        return "compute"
-    if sm is not None:
-        return "spin" if sm <= s.sm_idle_max else "compute"
-    if peak_w is None or peak_w <= 0:
-        return "unknown"
-    return "spin" if power <= s.spin_power_fraction * peak_w else "compute"
-
-
 def _gpu_quiet_since(points: deque[GpuPoint], peak_w: float | None, floor: int, s: HangSettings) -> int | None:
     """Start of the trailing run of spin/idle samples after ``floor``; None if the last computes."""
     since = None
@@ -91,23 +77,6 @@ def _gpu_quiet_since(points: deque[GpuPoint], peak_w: float | None, floor: int, 
             break
         since = point[0]
     return since
-
-
-def waiting_in_collective(state: JobState, rank: int, s: HangSettings) -> bool:
-    """Whether ``rank``'s GPU spun (busy, not computing: a collective's wait) through its own
-    last ``idle_window_s`` of samples, measured on its node's clock alone (so it holds for a
-    node whose clock is off the job's). A rank writing a checkpoint leaves its GPU idle while
-    it serialises and writes; one spinning that long is inside a collective, not saving."""
-    points = state.run.gpu.get(rank)
-    if not points:
-        return False
-    peak_w, newest_us = state.run.power_peak_w.get(rank), points[-1][0]
-    for point in reversed(points):
-        if gpu_kind(point, peak_w, s) != "spin":
-            return False
-        if newest_us - point[0] >= seconds(s.idle_window_s):
-            return True
-    return False
 
 
 def _rates(points: deque[NetPoint]) -> list[tuple[int, float]]:

@@ -42,9 +42,10 @@ from statistics import median_low
 
 from schemas import Event, HangSignals, HangVerdict, HangVote, derived_id
 from streams.hang.context import PhaseView, current_phase, explained, overrun
+from streams.hang.gpu import waiting_in_collective
 from streams.hang.localize import Source, localize
 from streams.hang.pauses import WRITER_RANKS, is_pause, observe, quiet_since_us
-from streams.hang.probes import Probe, gpus_computing, run_probes, solo_progress, waiting_in_collective
+from streams.hang.probes import Probe, gpus_computing, run_probes, solo_progress
 from streams.hang.settings import HangSettings
 from streams.hang.silence import silent_nodes, silent_ranks
 from streams.hang.skew import estimate, skew_finding

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections import deque
+
 from hang_kit import Episode, Job, run, stream, verdicts
 
 from schemas import Localization
 from streams.hang import HangSettings
-from streams.hang.localize import Finding, combine
-from streams.hang.state import JobState
+from streams.hang.localize import Finding, combine, gpu_idle_outlier, stack_outlier
+from streams.hang.stackview import StackView
+from streams.hang.state import JobState, StackRun
 
 JOB = Job(nodes=4, gpus=4)
 
@@ -39,16 +42,58 @@ def test_too_many_culprits_is_not_single_point() -> None:
     assert verdict.source_nodes == ()
 
 
-def test_a_whole_node_stalled_in_a_two_node_job_is_named_by_the_causal_method() -> None:
+def test_a_whole_node_stalled_in_a_two_node_job_is_named_by_the_causal_method_and_the_spinning_waiters() -> None:
     """All 8 ranks of one node stop (host, data loader): its half of the job never enters the
-    all-reduce the other half waits in. The idle-GPU and stack methods cannot say which half
-    is odd (either could be), so they name nobody; the flight recorder's lag names the node."""
+    all-reduce the other half waits in. Two halves of frozen stacks cannot say which is odd, so
+    the stack method does not judge; the flight recorder's lag names the node, and so does the
+    idle-GPU method, because every other GPU spins in the collective's wait (only waiters do)."""
     job = Job(nodes=2, gpus=8)
     (verdict,) = verdicts(run(stream(job, 600, (Episode("hang", 300, sources=tuple(range(8, 16))),))))
     assert verdict.source_nodes == (job.node(8),)
     found = {f.method: f.ranks for f in verdict.localization}
     assert found["collective_lag"] == tuple(range(8, 16))
-    assert found["gpu_idle_outlier"] == () and found["stack_outlier"] == ()
+    assert found["gpu_idle_outlier"] == tuple(range(8, 16)) and found["stack_outlier"] == ()
+
+
+def _gpu_state(job: Job, kinds: dict[int, tuple[float, float, float]], until_s: int = 60) -> JobState:
+    """A job state whose rank r reports (util %, sm_active, power W) = kinds[r] every 5 s."""
+    state = JobState(job_id="j", placement={r: job.node(r) for r in job.ranks})
+    for rank, (util, sm, power) in kinds.items():
+        state.run.gpu[rank] = deque((t * 1_000_000, util, sm, power) for t in range(0, until_s + 1, 5))
+        state.run.power_peak_w[rank] = 650.0
+    return state
+
+
+def test_an_idle_half_is_named_only_when_the_busy_half_spins() -> None:
+    """Half idle, half busy in a two-node job: the idle half is the source when the busy half
+    spins (a collective's wait); when the busy half computes, the sides may be either (waiters
+    in a CPU barrier idle their GPUs while a culprit's kernel runs) and nobody is named."""
+    job, s = Job(nodes=2, gpus=4), HangSettings()
+    idle, spin, compute = (0.0, 0.0, 100.0), (100.0, 0.04, 250.0), (97.0, 0.75, 650.0)
+    spinning = _gpu_state(job, {r: idle if r < 4 else spin for r in job.ranks})
+    assert gpu_idle_outlier(spinning, 60_000_000, s).found.ranks == (0, 1, 2, 3)
+    computing = _gpu_state(job, {r: idle if r < 4 else compute for r in job.ranks})
+    assert gpu_idle_outlier(computing, 60_000_000, s).found.ranks == ()
+
+
+def _run(sig: str, samples: int) -> StackRun:
+    return StackRun(sig=sig, start_us=0, length=samples, last_us=samples * 10_000_000, io=False)
+
+
+def test_stacks_judge_only_once_a_majority_of_waiters_froze() -> None:
+    """The first waiters to freeze are a few (they reach their wait a sample apart): until half
+    the ranks froze alike, or when two halves differ, the stack method covers nobody and so
+    vetoes no other method; a frozen majority with one odd rank names it and covers everyone."""
+    s, state = HangSettings(), _state()
+    few = {r: _run("wait", s.frozen_samples if r < 3 else 2) for r in JOB.ranks} | {9: _run("odd", 8)}
+    early = stack_outlier(state, StackView(few, (0, 1, 2), (9,)), s)
+    assert early.covered == frozenset() and early.found.ranks == ()
+    halves = {r: _run("wait" if r < 8 else "odd", 8) for r in JOB.ranks}
+    tie = stack_outlier(state, StackView(halves, tuple(range(8)), tuple(range(8, 16))), s)
+    assert tie.covered == frozenset() and tie.found.ranks == ()
+    most = {r: _run("odd" if r == 9 else "wait", 8) for r in JOB.ranks}
+    named = stack_outlier(state, StackView(most, tuple(r for r in JOB.ranks if r != 9), (9,)), s)
+    assert named.found.ranks == (9,) and named.covered == frozenset(JOB.ranks)
 
 
 def test_a_whole_node_stalled_among_four_is_named_by_every_method() -> None:

@@ -6,7 +6,8 @@ from hang_kit import Episode, Job, at, lifecycle, stream
 
 from schemas import Event, LogLine
 from streams.hang import HangDetector, HangSettings
-from streams.hang.probes import collective_stalled, log_silent, metrics_idle, stacks_frozen, waiting_in_collective
+from streams.hang.gpu import waiting_in_collective
+from streams.hang.probes import collective_stalled, log_silent, metrics_idle, stacks_frozen
 from streams.hang.state import JobState, to_us
 
 JOB = Job()

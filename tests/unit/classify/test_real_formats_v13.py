@@ -91,9 +91,10 @@ FORMATS: list[tuple[str, str, str, str | None]] = [
     ("training", "MPI Error in NBC subrequest 0x55d1c0e2a910 : 15", "nccl_error", "comm.ucx_mpi"),
     ("training", "NBC_Progress: an error 1 was found during schedule 0x7f00c4a0 at row-offset 12 - aborting the "
      "schedule", "nccl_error", "comm.ucx_mpi"),
-    # MPICH error stacks (header and a ch3 frame)
+    # MPICH error stacks (header and a ch3 frame); the header is MPICH's abort report: the process ending
+    # (LABELS.md's MPICH row, every corpus split: holdout44, 45, 48), its frames the transport's error
     ("training", "Abort(1091215) on node 6 (rank 6 in comm 0): Fatal error in PMPI_Allreduce: Other MPI error, error "
-     "stack:", "nccl_error", "comm.ucx_mpi"),
+     "stack:", "process_crash", "process.mpich_abort.k29"),
     ("training", "MPIDI_CH3U_Recvq_FDU_or_AEP(629): Communication error with rank 12", "nccl_error", "comm.ucx_mpi"),
     # DPDK drivers/net/mlx5 check_cqe / Tx error handler
     ("training", "MLX5 Error CQE: at [0x17fe4a2c0], len=64", "nccl_error", "comm.ucx_mpi"),

@@ -681,8 +681,8 @@ FORMATS: list[tuple[str, str, str]] = [
     ("training", "[gpu-n14:77120] *** An error occurred in MPI_Allreduce", "process_crash"),
     # Open MPI errhandler_predefined.c
     ("training", "[gpu-n14:77120] *** MPI_ERRORS_ARE_FATAL (processes in this communicator will now abort,", "process_crash"),
-    # MPICH src/mpi/errhan
-    ("training", "Abort(940175) on node 3 (rank 3 in comm 0): Fatal error in PMPI_Recv: Other MPI error, error stack:", "nccl_error"),
+    # MPICH src/mpi/errhan: the abort report heading the error stack ends the process (LABELS.md's MPICH row)
+    ("training", "Abort(940175) on node 3 (rank 3 in comm 0): Fatal error in PMPI_Recv: Other MPI error, error stack:", "process_crash"),
     # MPICH error stack
     ("training", "MPIR_Wait_impl(41)..................: Communication error with rank 5", "nccl_error"),
     # Open MPI help-errmgr-base.txt

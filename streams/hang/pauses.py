@@ -19,7 +19,9 @@ a writer's GPU idles while it serialises and writes; a uniform hang spins every 
 
 A job that announces its saves (a ``checkpoint_started`` hook, a "saving checkpoint" line)
 announces every one: once it has, an unannounced quiet period gets no writer's benefit of the
-doubt (learned pause shapes still apply).
+doubt (learned pause shapes still apply). A hooked save does, even in a job whose saves
+usually run in the background (whose hooks therefore mask nothing): a job may save
+synchronously now and then (a final or a full save beside its asynchronous ones).
 
 A hang whose culprit is the job's usual writer is therefore reported at that budget rather
 than within a minute: the price of never convicting the writer for its own saves.
@@ -72,8 +74,11 @@ def is_pause(state: JobState, source: Source, stacks_report: bool, hidden: froze
     compared with the others, so the quiet period may be its save). A quiet period whose
     localisation turns inconclusive (no rank named: a collective snapshot or a sample that
     blurs the shape) keeps the explanation its first localisation earned; a localisation
-    naming other ranks is new evidence and does not."""
-    doubt = not stacks_report and not state.announces_saves
+    naming other ranks is new evidence and does not. A save hooked right now counts as
+    announced even in a job whose earlier saves ran in the background (``context._asynchronous``
+    then keeps the hook from masking the loop): the writer alone idle while the others wait is
+    that save's shape, not a reason to replace the writer's node."""
+    doubt = not stacks_report and (not state.announces_saves or state.phase == "checkpoint")
     if not source.ranks:
         first = state.run.quiet_ranks
         return doubt and set(WRITER_RANKS) <= hidden or first is not None and _pause_shaped(state, first, doubt)

@@ -315,3 +315,15 @@ def test_a_node_ahead_from_the_jobs_first_events_does_not_make_the_job_look_sile
                                              skew_node=1, skew_s=88.0))
     ((verdict, emitted_s),) = _emitted(config, [sc.Hang(job=0, at_s=500)])
     assert emitted_s - 500 <= 90
+
+
+def test_a_hooked_rank0_save_of_a_job_that_usually_saves_in_the_background_takes_no_node() -> None:
+    """hang_eval --wide 16, healthy fleet 7: a job whose hooked saves ran in the background (its
+    hooks therefore mask nothing) saves synchronously once, rank 0 writing while the others wait;
+    without stacks, rank 0's idle GPU among spinning ones looked like its hang and its node was
+    named. A save hooked right now gives the writer the benefit of the doubt up to the budget."""
+    events = [e for e in stream(JOB, 900, (Episode("rank0_save", 300, 540, lifecycle=False),))
+              if not isinstance(e, StackSample)]
+    events += [lifecycle(JOB, "checkpoint_started", 100), lifecycle(JOB, "checkpoint_completed", 160),
+               lifecycle(JOB, "checkpoint_started", 300), lifecycle(JOB, "checkpoint_completed", 540)]
+    assert not verdicts(run(sorted(events, key=lambda e: (e.event_time, e.event_id))))

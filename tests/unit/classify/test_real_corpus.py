@@ -55,6 +55,7 @@ from tests.bench.classify_real import (
     HOLDOUT46,
     HOLDOUT47,
     HOLDOUT48,
+    HOLDOUT49,
     LATE_SPLITS,
     TARGET_FAMILY_ACCURACY,
     TARGET_FP_RATE,
@@ -194,7 +195,8 @@ def test_parse_corpus_rejects_a_source_shared_between_holdout2_and_holdout3() ->
     (HOLDOUT41, 72, 40), (HOLDOUT42, 101, 69),
     (HOLDOUT43, 79, 72), (HOLDOUT44, 156, 104),
     (HOLDOUT45, 160, 114), (HOLDOUT46, 129, 87),
-    (HOLDOUT47, 115, 70), (HOLDOUT48, 127, 69)])
+    (HOLDOUT47, 115, 70), (HOLDOUT48, 127, 69),
+    (HOLDOUT49, 159, 70)])
 def test_late_holdouts_are_unseen_spread_and_have_hard_negatives(corpus: list[RealLine], split: str, min_lines: int,
                                                                   min_sources: int) -> None:
     """Each later collection: enough lines from enough sources found in no other split (URLs and

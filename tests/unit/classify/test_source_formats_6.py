@@ -155,7 +155,8 @@ FORMATS: list[tuple[str, str, str]] = [
     # buffer: fs/buffer.c (2.6)
     ('kernel', 'Buffer I/O error on dev sda1, logical block 1245184, lost async page write', 'storage_local_disk'),
     # buffer: fs/buffer.c (2.6)
-    ('kernel', 'lost page write due to I/O error on sdb1', 'storage_io'),
+    # (H49: a local disk named: LABELS.md's local-disk row, as the Buffer I/O error line it follows)
+    ('kernel', 'lost page write due to I/O error on sdb1', 'storage_local_disk'),
     # xfs: fs/xfs/xfs_trans.c
     ('kernel', 'XFS (sdb1): xfs_do_force_shutdown(0x2) called from line 1271 of file fs/xfs/xfs_log.c. Return address = 0xffffffffc07b0d1a', 'storage_local_disk'),
     # xfs: fs/xfs/xfs_fsops.c

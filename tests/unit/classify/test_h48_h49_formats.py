@@ -1,10 +1,16 @@
-"""H48: other GPU and fabric vendors' driver and transport vocabularies, read after holdout48's measurement.
+"""H48 and H49: vocabularies read after holdout48's and holdout49's measurements, with their benign siblings.
+
+H48: other GPU and fabric vendors' driver and transport vocabularies (Intel i915 / Level Zero, nouveau, amdgpu reset
+modes, the RDMA core and its bnxt_re / hfi1 / mlx4 providers, libgdsync, UCX's UD transport, Open MPI's openib BTL,
+MPICH's OFI netmod, libfabric's PSM3, HPE Slingshot's libcxi). A provider's verbs resource failures ("infiniband <dev>:
+Failed to allocate ...") no longer take the node as an adapter fault, and MPICH's abort reports that quote an error
+stack are the process ending, not a transport error (LABELS.md). H49: older kernel storage vocabularies (md RAID,
+libata / IDE / SCSI, end_request, jbd), the SUN RPC layer, a NIC's PCI bus error and a GPU whose config space is gone;
+a RAID array that lost one member but keeps its redundancy takes no action (the job's I/O succeeds).
 
 Every line follows the format string of its emitter (cited in the rule's note), with made-up hosts, devices, ids and
 numbers; none is a copy of a line of the real corpus (checked below without printing any corpus line). Each new rule
-takes restart_app or none: a fit to one set of lines takes no node on its word. Also here: a provider's verbs resource
-failures ("infiniband <dev>: Failed to allocate ...") no longer take the node as an adapter fault, and MPICH's abort
-reports that quote an error stack are the process ending, not a transport error (LABELS.md).
+takes restart_app or none: a fit to one set of lines takes no node on its word.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import pytest
 from streams.classify.classifier import Classifier
 from tests.unit.classify.format_cases import corpus_copies, expect_benign, expect_format, fit_rule_actions
 
-BENIGN: list[tuple[str, str]] = [
+BENIGN_H48: list[tuple[str, str]] = [
     ("kernel", "[  412.100200] i915 0000:00:02.0: [drm] GuC firmware i915/tgl_guc_70.bin version 70.20.0"),
     ("kernel", "[   22.300100] bnxt_en 0000:41:00.0 bnxt_re1: Broadcom NetXtreme-C/E RoCE Driver loaded"),
     ("training", "libfabric:7001:psm3:core:psmx3_update_hfi_info():342<info> NIC 1 STATE = ACTIVE"),
@@ -22,7 +28,7 @@ BENIGN: list[tuple[str, str]] = [
     ("training", "Level Zero: found 4 devices, driver version 1.3.29735"),
 ]
 
-FORMATS: list[tuple[str, str, str, str | None, str]] = [
+FORMATS_H48: list[tuple[str, str, str, str | None, str]] = [
     ("kernel", "[ 1201.220114] i915 0000:00:02.0: [drm] GPU HANG: ecode 9:1:0x8ed9fff2, in torchrun [99120]",
      "gpu_xid_other", "gpu.intel_hang.h48", "restart_app"),
     ("kernel", "[   91.000300] nouveau 0000:03:00.0: gr: wait for idle timeout (en: 1, ctxsw: 1, busy: 1)",
@@ -64,6 +70,42 @@ FORMATS: list[tuple[str, str, str, str | None, str]] = [
      "process.mpich_abort.k29", None),
 ]
 
+BENIGN_H49: list[tuple[str, str]] = [
+    # an operator's eviction of a Lustre client (the source's own spelling) and a scheduler daemon's unit ending
+    ("kernel", "LustreError: 3301:0:(genops.c:1590:obd_export_evict_by_nid()) evicting 10.0.4.17@o2ib at "
+               "adminstrative request"),
+    # (the scheduler's own daemons only: a job run as a systemd service still ends in a fault)
+    ("system", "Jun 02 03:04:05 head-1 systemd[1]: slurm.service: main process exited, code=exited, "
+               "status=2/INVALIDARGUMENT"),
+    ("kernel", "md/raid1:md2: active with 2 out of 2 mirrors"),
+    ("kernel", "md: md2: resync done."),
+]
+
+FORMATS_H49: list[tuple[str, str, str, str | None, str]] = [
+    ("kernel", "md/raid10:md5: Disk failure on sdk2, disabling device.", "storage_local_disk",
+     "storage.md_degraded.h49", "none"),
+    ("system", "A DegradedArray event had been detected on md device /dev/md5.", "storage_local_disk",
+     "storage.md_degraded.h49", "none"),
+    ("kernel", "md/raid:md5: not enough operational devices (2/4 failed)", "storage_local_disk",
+     "storage.md_failed.h49", "restart_app"),
+    ("kernel", "kernel: SCSI error : <5 0 3 0> return code = 0x8000002", "storage_local_disk",
+     "storage.legacy_disk.h49", "restart_app"),
+    ("kernel", "end_request: I/O error, dev hdb, sector 99120", "storage_local_disk", "storage.legacy_disk.h49",
+     "restart_app"),
+    ("kernel", "lost page write due to I/O error on nvme2n1p1", "storage_local_disk", "storage.legacy_disk.h49",
+     "restart_app"),
+    ("kernel", "kernel: RPC: sendmsg returned unrecognized error 101", "storage_remote_fs", "storage.sunrpc.h49",
+     "restart_app"),
+    ("kernel", "kernel: svc: bad direction 65536, dropping request", "storage_remote_fs", "storage.sunrpc_notice.h49",
+     "none"),
+    ("kernel", "kernel: eth3: PCI bus error, bus status 0x80000008", "pcie_aer", "host.pci_bus_error.h49", "none"),
+    ("kernel", "amdgpu 0000:c3:00.0: can't change power state from D3hot to D0 (config space inaccessible)",
+     "gpu_fallen_off_bus", "gpu.config_space_gone.h49", "restart_app"),
+]
+
+BENIGN = BENIGN_H48 + BENIGN_H49
+FORMATS = FORMATS_H48 + FORMATS_H49
+
 
 @pytest.mark.parametrize(("source", "line"), BENIGN)
 def test_benign_sibling_stays_benign(classifier: Classifier, source: str, line: str) -> None:
@@ -80,9 +122,10 @@ def test_no_format_line_is_a_copy_of_a_corpus_line() -> None:
     assert corpus_copies([line for _s, line, *_rest in FORMATS] + [line for _s, line in BENIGN]) == 0
 
 
-def test_h48_rules_take_no_node(classifier: Classifier) -> None:
-    actions = fit_rule_actions(classifier, ".h48")
-    assert len(actions) == 9
+@pytest.mark.parametrize(("suffix", "rules"), [(".h48", 9), (".h49", 7)])
+def test_the_fit_rules_take_no_node(classifier: Classifier, suffix: str, rules: int) -> None:
+    actions = fit_rule_actions(classifier, suffix)
+    assert len(actions) == rules
     assert {rid for rid, action in actions.items() if action not in ("restart_app", "none")} == set()
 
 
@@ -95,3 +138,9 @@ def test_a_verbs_resource_failure_is_no_adapter_fault(classifier: Classifier) ->
     firmware = classifier.classify("[ 1632.420956] infiniband efa_2: Failed to process command CREATE_QP (opcode 2) "
                                    "comp_status 1 err -12", "kernel")
     assert firmware is not None and firmware.rule_id == "ib.hca_fault"
+
+
+def test_a_device_mapper_device_keeps_the_unnamed_io_reading(classifier: Classifier) -> None:
+    """A device-mapper device may sit on a network block device: its lost page write stays storage_io."""
+    found = classifier.classify("lost page write due to I/O error on dm-7", "kernel")
+    assert found is not None and found.category == "storage_io"

@@ -162,12 +162,13 @@ def gpu_idle_outlier(state: JobState, now_us: int, s: HangSettings, excluded: fr
         if recent and points[-1][0] >= fresh_after and rank not in excluded:
             util[rank] = sum(recent) / len(recent)
     idle = [r for r, u in util.items() if u <= s.util_idle_pct]
-    rest = [u for r, u in util.items() if r not in idle]
+    idle_set = frozenset(idle)
+    rest = [u for r, u in util.items() if r not in idle_set]
     if not idle or not rest or median(rest) < s.util_busy_pct:
         return Finding(Localization(method="gpu_idle_outlier", detail="no idle outlier among busy GPUs"),
                        frozenset(util))
     detail = ", ".join(f"rank {r} util {util[r]:.0f}%" for r in sorted(idle))
-    spinning = all(waiting_in_collective(state, r, s) for r in util if r not in idle)
+    spinning = all(waiting_in_collective(state, r, s) for r in util if r not in idle_set)
     found = _finding("gpu_idle_outlier", idle, state, s, f"{detail}; others median {median(rest):.0f}%"
                      + ("; every other rank waits in a collective" if spinning else ""),
                      judged=None if spinning else len(util))
@@ -181,7 +182,7 @@ def stack_outlier(state: JobState, view: StackView, s: HangSettings) -> Finding:
     few) the method covers nothing: with no waiters to compare with it has seen no rank either way, and must not veto
     a method that has (as on a job without stacks). Nor does it judge when the ranks that differ are as many as the
     group (two halves of a two-node job: either half may be the waiters)."""
-    if len(view.group) < s.waiter_fraction * len(view.reporting):  # waiters not established: no judgement
+    if not view.group or len(view.group) < s.waiter_fraction * len(view.reporting):  # no waiters yet: no judgement
         return Finding(Localization(method="stack_outlier", detail="no frozen group of waiters yet"), frozenset())
     if len(view.group) <= len(view.others):  # two halves: either may be the waiters, no judgement either way
         return Finding(Localization(method="stack_outlier",

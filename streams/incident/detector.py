@@ -213,7 +213,6 @@ class IncidentDetector:
                 state.fault_incident.pop(fault_id, None)
 
 
-
 def _names_node(member: Member, root: Member) -> bool:
     """Whether ``member`` counts its node among the incident's ``nodes``: a storage fault
     only in a storage incident (a node seeing the file system fail is not a faulty node)."""
